@@ -1,0 +1,60 @@
+package io.tenantplane.observe;
+
+import io.tenantplane.apply.Outcome;
+import java.time.Duration;
+
+/**
+ * Receives what the SDK does, as it does it. The SDK calls it with every executed decision, once; implementations
+ * turn calls into Events, metrics and spans. All methods have empty defaults; implementations must be thread-safe and
+ * must not block for long (they run on the convergence thread).
+ */
+public interface Observer {
+
+    /** An observer that ignores everything. */
+    Observer NOOP = new Observer() {
+    };
+
+    /** A convergence pass over one tenant starts; the returned scope is closed when the pass ends. */
+    default PassScope passStarted(TenantKey tenant) {
+        return PassScope.NOOP;
+    }
+
+    /** One decision was executed (or deliberately not written) with this outcome. */
+    default void decision(TenantKey tenant, Outcome outcome) {
+    }
+
+    /** The API server answered a request with an error (code 0 when no answer came). */
+    default void apiError(String verb, String resource, int code) {
+    }
+
+    /** The number of keys waiting in the work queue changed. */
+    default void queueDepth(int depth) {
+    }
+
+    /** A scope around one pass; kinds are child scopes. */
+    interface PassScope extends AutoCloseable {
+        PassScope NOOP = new PassScope() {
+        };
+
+        /** Work on one kind within the pass starts; close the returned scope when it ends. */
+        default PassScope kind(String kind) {
+            return NOOP;
+        }
+
+        /** A decision made inside this scope (for span events). */
+        default void decision(Outcome outcome) {
+        }
+
+        /** The pass or kind failed unexpectedly. */
+        default void failed(Throwable error) {
+        }
+
+        /** How long the scope took, reported when it closes. */
+        default void finished(Duration took) {
+        }
+
+        @Override
+        default void close() {
+        }
+    }
+}
