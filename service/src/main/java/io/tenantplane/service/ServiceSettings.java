@@ -1,0 +1,325 @@
+package io.tenantplane.service;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Everything the service reads from MicroProfile Config, validated once at start-up.
+ *
+ * <p>Build it with {@link #from(Config)}. Every key has a default (see {@code META-INF/microprofile-config.properties});
+ * a bad value fails with one {@link InvalidSettingsException} that lists every bad key.
+ *
+ * @param watchNamespaces   host namespaces watched for TenantClusters; empty means all namespaces
+ * @param resyncInterval    how often every tenant is reconciled even without a change
+ * @param concurrency       how many tenants are reconciled at the same time
+ * @param lease             the leader-election Lease and its timings
+ * @param decisionRingSize  how many recent decisions are kept per tenant
+ * @param bearerTokenFile   when present, REST requests must carry {@code Authorization: Bearer} with this file's content
+ * @param hostUrl           when present, the host API server URL (otherwise in-cluster or kubeconfig discovery)
+ */
+public record ServiceSettings(
+        List<String> watchNamespaces,
+        Duration resyncInterval,
+        int concurrency,
+        Lease lease,
+        int decisionRingSize,
+        Optional<Path> bearerTokenFile,
+        Optional<URI> hostUrl) {
+
+    /** Comma-separated host namespaces to watch; empty watches all. */
+    public static final String WATCH_NAMESPACES = "tenantplane.watch.namespaces";
+    /** ISO-8601 duration between full resyncs. */
+    public static final String RESYNC_INTERVAL = "tenantplane.resync.interval";
+    /** Tenants reconciled in parallel, 1..64. */
+    public static final String CONCURRENCY = "tenantplane.concurrency";
+    /** Name of the leader-election Lease. */
+    public static final String LEASE_NAME = "tenantplane.lease.name";
+    /** Namespace of the leader-election Lease (the service's own namespace). */
+    public static final String LEASE_NAMESPACE = "tenantplane.lease.namespace";
+    /** This replica's identity in the Lease; empty picks a random one. */
+    public static final String LEASE_IDENTITY = "tenantplane.lease.identity";
+    /** How long a Lease holds after its last renewal. */
+    public static final String LEASE_DURATION = "tenantplane.lease.duration";
+    /** How long the leader keeps leading without a successful renewal. */
+    public static final String LEASE_RENEW_DEADLINE = "tenantplane.lease.renew-deadline";
+    /** Time between two attempts to acquire or renew the Lease. */
+    public static final String LEASE_RETRY_PERIOD = "tenantplane.lease.retry-period";
+    /** Decisions kept per tenant for the REST API. */
+    public static final String DECISIONS_RING_SIZE = "tenantplane.decisions.ring-size";
+    /** File holding the bearer token REST callers must present; unset disables the check. */
+    public static final String AUTH_BEARER_TOKEN_FILE = "tenantplane.auth.bearer-token-file";
+    /** Host API server URL; unset means in-cluster configuration, else KUBECONFIG or ~/.kube/config. */
+    public static final String HOST_URL = "tenantplane.host.url";
+
+    static final int MAX_CONCURRENCY = 64;
+    static final int MAX_RING_SIZE = 100_000;
+    static final Duration MIN_RESYNC = Duration.ofSeconds(1);
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    /**
+     * The leader-election Lease.
+     *
+     * @param name          Lease name
+     * @param namespace     Lease namespace
+     * @param identity      this replica's holder identity
+     * @param duration      how long the Lease holds after a renewal (whole seconds)
+     * @param renewDeadline how long a leader keeps leading without renewing; shorter than {@code duration}
+     * @param retryPeriod   time between attempts; shorter than {@code renewDeadline}
+     */
+    public record Lease(String name, String namespace, String identity, Duration duration, Duration renewDeadline,
+                        Duration retryPeriod) {
+
+        /** Checks the timing invariants leader election relies on. */
+        public Lease {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(namespace, "namespace");
+            Objects.requireNonNull(identity, "identity");
+            if (retryPeriod.isNegative() || retryPeriod.isZero()
+                    || renewDeadline.compareTo(retryPeriod) <= 0 || duration.compareTo(renewDeadline) <= 0) {
+                throw new IllegalArgumentException("need duration (" + duration + ") > renewDeadline ("
+                        + renewDeadline + ") > retryPeriod (" + retryPeriod + ") > 0");
+            }
+        }
+    }
+
+    /** Copies the list and checks the values once more (the parsers below give the friendly messages). */
+    public ServiceSettings {
+        watchNamespaces = List.copyOf(watchNamespaces);
+        Objects.requireNonNull(resyncInterval, "resyncInterval");
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(bearerTokenFile, "bearerTokenFile");
+        Objects.requireNonNull(hostUrl, "hostUrl");
+        if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+            throw new IllegalArgumentException("concurrency " + concurrency + " outside 1.." + MAX_CONCURRENCY);
+        }
+        if (decisionRingSize < 1 || decisionRingSize > MAX_RING_SIZE) {
+            throw new IllegalArgumentException("decisionRingSize " + decisionRingSize + " outside 1.." + MAX_RING_SIZE);
+        }
+    }
+
+    /** True when every namespace is watched. */
+    public boolean watchesAllNamespaces() {
+        return watchNamespaces.isEmpty();
+    }
+
+    /**
+     * Reads and validates the settings from MicroProfile Config.
+     *
+     * @throws InvalidSettingsException naming every bad key, its value and the fix
+     */
+    public static ServiceSettings from(Config config) {
+        return from(key -> config.getOptionalValue(key, String.class),
+                () -> "tenantplane-" + UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    static ServiceSettings from(Function<String, Optional<String>> lookup, Supplier<String> randomIdentity) {
+        var p = new Parser(lookup);
+        List<String> namespaces = p.namespaces(WATCH_NAMESPACES);
+        Duration resync = p.duration(RESYNC_INTERVAL, "PT5M", MIN_RESYNC, "PT5M");
+        int concurrency = p.integer(CONCURRENCY, "4", 1, MAX_CONCURRENCY, "4");
+        String leaseName = p.name(LEASE_NAME, "tenantplane-service-leader", DNS_SUBDOMAIN, 253,
+                "a DNS subdomain name", "tenantplane-service-leader");
+        String leaseNamespace = p.name(LEASE_NAMESPACE, "tenantplane-system", DNS_LABEL, 63,
+                "a DNS label (a namespace name)", "tenantplane-system, or set POD_NAMESPACE from the downward API");
+        String identity = p.identity(LEASE_IDENTITY).orElseGet(randomIdentity);
+        int problemsBeforeLease = p.problems.size();
+        Duration leaseDuration = p.wholeSeconds(LEASE_DURATION, "PT15S", "PT15S");
+        Duration renewDeadline = p.duration(LEASE_RENEW_DEADLINE, "PT10S", Duration.ofMillis(1), "PT10S");
+        Duration retryPeriod = p.duration(LEASE_RETRY_PERIOD, "PT2S", Duration.ofMillis(1), "PT2S");
+        if (p.problems.size() == problemsBeforeLease) {
+            p.leaseOrder(leaseDuration, renewDeadline, retryPeriod);
+        }
+        int ring = p.integer(DECISIONS_RING_SIZE, "500", 1, MAX_RING_SIZE, "500");
+        Optional<Path> tokenFile = p.tokenFile(AUTH_BEARER_TOKEN_FILE);
+        Optional<URI> hostUrl = p.url(HOST_URL);
+        p.throwIfInvalid();
+        return new ServiceSettings(namespaces, resync, concurrency,
+                new Lease(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline, retryPeriod),
+                ring, tokenFile, hostUrl);
+    }
+
+    /** Collects problems instead of stopping at the first, so one start-up reports them all. */
+    private static final class Parser {
+        private final Function<String, Optional<String>> lookup;
+        private final List<String> problems = new ArrayList<>();
+
+        Parser(Function<String, Optional<String>> lookup) {
+            this.lookup = lookup;
+        }
+
+        private Optional<String> raw(String key) {
+            return lookup.apply(key).map(String::strip).filter(s -> !s.isEmpty());
+        }
+
+        private void problem(String key, String value, String rule, String fix) {
+            problems.add(key + " = '" + value + "': " + rule + "; fix: " + fix);
+        }
+
+        List<String> namespaces(String key) {
+            Optional<String> value = raw(key);
+            if (value.isEmpty()) {
+                return List.of();
+            }
+            var result = new LinkedHashSet<String>();
+            for (String part : value.get().split(",")) {
+                String ns = part.strip();
+                if (ns.isEmpty()) {
+                    continue;
+                }
+                if (ns.length() > 63 || !DNS_LABEL.matcher(ns).matches()) {
+                    problem(key, value.get(), "'" + ns + "' is not a namespace name (lowercase DNS label,"
+                            + " at most 63 characters)", "a comma-separated list such as team-a,team-b, or empty"
+                            + " for all namespaces");
+                    return List.of();
+                }
+                result.add(ns);
+            }
+            return List.copyOf(result);
+        }
+
+        Duration duration(String key, String fallback, Duration min, String example) {
+            String value = raw(key).orElse(fallback);
+            try {
+                Duration d = Duration.parse(value);
+                if (d.compareTo(min) < 0) {
+                    problem(key, value, "must be at least " + min, "an ISO-8601 duration such as " + example);
+                    return Duration.parse(fallback);
+                }
+                return d;
+            } catch (DateTimeParseException e) {
+                problem(key, value, "not an ISO-8601 duration", "write it like " + example
+                        + " (PT30S = 30 seconds, PT5M = 5 minutes)");
+                return Duration.parse(fallback);
+            }
+        }
+
+        Duration wholeSeconds(String key, String fallback, String example) {
+            int before = problems.size();
+            Duration d = duration(key, fallback, Duration.ofSeconds(1), example);
+            if (problems.size() == before && d.getNano() != 0) {
+                problem(key, raw(key).orElse(fallback), "a Lease holds whole seconds", "round it to whole"
+                        + " seconds, e.g. " + example);
+                return Duration.ofSeconds(d.getSeconds());
+            }
+            return d;
+        }
+
+        int integer(String key, String fallback, int min, int max, String example) {
+            String value = raw(key).orElse(fallback);
+            try {
+                int n = Integer.parseInt(value);
+                if (n < min || n > max) {
+                    problem(key, value, "must be a whole number from " + min + " to " + max, "set it to e.g. "
+                            + example);
+                    return Integer.parseInt(fallback);
+                }
+                return n;
+            } catch (NumberFormatException e) {
+                problem(key, value, "not a whole number", "a whole number from " + min + " to " + max + ", e.g. "
+                        + example);
+                return Integer.parseInt(fallback);
+            }
+        }
+
+        String name(String key, String fallback, Pattern pattern, int maxLength, String what, String example) {
+            String value = raw(key).orElse(fallback);
+            if (value.length() > maxLength || !pattern.matcher(value).matches()) {
+                problem(key, value, "must be " + what + " (lowercase letters, digits and '-', at most "
+                        + maxLength + " characters)", example);
+                return fallback;
+            }
+            return value;
+        }
+
+        Optional<String> identity(String key) {
+            Optional<String> value = raw(key);
+            if (value.isPresent() && (value.get().length() > 253 || value.get().chars().anyMatch(Character::isISOControl))) {
+                problem(key, value.get(), "must be at most 253 printable characters", "leave it unset to use the"
+                        + " pod name (HOSTNAME) or a random id");
+                return Optional.empty();
+            }
+            return value;
+        }
+
+        void leaseOrder(Duration duration, Duration renewDeadline, Duration retryPeriod) {
+            if (renewDeadline.compareTo(duration) >= 0) {
+                problem(LEASE_RENEW_DEADLINE, renewDeadline.toString(), "must be shorter than "
+                        + LEASE_DURATION + " (" + duration + "), or two replicas could both lead",
+                        "e.g. duration PT15S with renew-deadline PT10S");
+            }
+            if (retryPeriod.compareTo(renewDeadline) >= 0) {
+                problem(LEASE_RETRY_PERIOD, retryPeriod.toString(), "must be shorter than "
+                        + LEASE_RENEW_DEADLINE + " (" + renewDeadline + "), or the leader could not renew in time",
+                        "e.g. renew-deadline PT10S with retry-period PT2S");
+            }
+        }
+
+        Optional<Path> tokenFile(String key) {
+            Optional<String> value = raw(key);
+            if (value.isEmpty()) {
+                return Optional.empty();
+            }
+            try {
+                Path path = Path.of(value.get());
+                if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+                    problem(key, value.get(), "no readable file there", "mount the token Secret at that path,"
+                            + " or leave the key unset to serve REST without a bearer check");
+                    return Optional.empty();
+                }
+                if (Files.readString(path).isBlank()) {
+                    problem(key, value.get(), "the file is empty", "put the token in the Secret the file comes"
+                            + " from");
+                    return Optional.empty();
+                }
+                return Optional.of(path);
+            } catch (InvalidPathException | IOException e) {
+                problem(key, value.get(), "cannot be read (" + e.getMessage() + ")", "point it at a readable file");
+                return Optional.empty();
+            }
+        }
+
+        Optional<URI> url(String key) {
+            Optional<String> value = raw(key);
+            if (value.isEmpty()) {
+                return Optional.empty();
+            }
+            try {
+                URI uri = new URI(value.get());
+                if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                    problem(key, value.get(), "must be an absolute http(s) URL", "e.g. https://127.0.0.1:6443,"
+                            + " or leave it unset to use in-cluster configuration or KUBECONFIG");
+                    return Optional.empty();
+                }
+                return Optional.of(uri);
+            } catch (URISyntaxException e) {
+                problem(key, value.get(), "not a URL (" + e.getReason() + ")", "e.g. https://127.0.0.1:6443");
+                return Optional.empty();
+            }
+        }
+
+        void throwIfInvalid() {
+            if (!problems.isEmpty()) {
+                throw new InvalidSettingsException(problems);
+            }
+        }
+    }
+}
