@@ -319,7 +319,12 @@ final class LeaseElector implements AutoCloseable {
     }
 
     private static String describe(ApiException e) {
-        return e.getCode() == 0 ? "no answer (" + e.getMessage() + ")" : "HTTP " + e.getCode();
+        if (e.getCode() != 0) {
+            return "HTTP " + e.getCode() + " from the host API";
+        }
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        return "no answer from the host API: " + cause.getClass().getSimpleName()
+                + (cause.getMessage() == null ? "" : ": " + cause.getMessage().lines().findFirst().orElse(""));
     }
 
     private static String blankToNull(String s) {
