@@ -14,6 +14,18 @@ public interface Observer {
     Observer NOOP = new Observer() {
     };
 
+    /**
+     * One observer that calls each of {@code observers} in order; an observer that throws is logged and skipped,
+     * so it cannot fail a pass or starve the others.
+     */
+    static Observer composite(Observer... observers) {
+        java.util.Objects.requireNonNull(observers, "observers");
+        for (int i = 0; i < observers.length; i++) {
+            java.util.Objects.requireNonNull(observers[i], "observers[" + i + "]");
+        }
+        return observers.length == 1 ? observers[0] : new CompositeObserver(java.util.List.of(observers));
+    }
+
     /** A convergence pass over one tenant starts; the returned scope is closed when the pass ends. */
     default PassScope passStarted(TenantKey tenant) {
         return PassScope.NOOP;

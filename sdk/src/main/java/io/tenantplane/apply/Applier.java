@@ -1,0 +1,423 @@
+package io.tenantplane.apply;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Plan;
+import io.tenantplane.json.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Executes {@link Decision}s against one API server: the only code in tenantplane that writes synced and provisioned
+ * objects. Thread-safe; one instance per API server.
+ *
+ * <ul>
+ *   <li>{@code Create} posts the desired object; an {@code AlreadyExists} answer re-reads the object and plans it
+ *       again (it may now be an {@code Update}, or a {@code Conflict} with a foreign object).</li>
+ *   <li>{@code Update} replaces the object carrying the {@code resourceVersion} that was read, so a concurrent change
+ *       is never overwritten: a {@code Conflict} answer re-reads, plans that one object again and retries with
+ *       bounded exponential backoff. Fields the host owns (a Pod's {@code nodeName}, a Service's cluster IPs, a
+ *       claim's bound volume, finalizers) are carried from the object as read.</li>
+ *   <li>{@code Delete} carries {@code preconditions.uid} and {@code resourceVersion}: an object that was replaced or
+ *       changed since it was read is never deleted by mistake; it is re-read and planned again.</li>
+ *   <li>Other actions write nothing and come back as {@link Outcome.NotWritten}.</li>
+ * </ul>
+ *
+ * <p>Answers the API server gives (404, 409, 422, ...) come back as {@link Outcome.Failed}, never as exceptions;
+ * throttling, server errors and lost connections are retried within the same attempt budget.
+ */
+public final class Applier {
+
+    private final Rest rest;
+    private final Resources resources;
+    private final Observer observer;
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
+    private final String fieldManager;
+
+    private Applier(Builder b) {
+        this.rest = new Rest(b.client);
+        this.resources = b.resources != null ? b.resources : Resources.of(b.client);
+        this.observer = b.observer;
+        this.maxAttempts = b.maxAttempts;
+        this.initialBackoff = b.initialBackoff;
+        this.maxBackoff = b.maxBackoff;
+        this.fieldManager = b.fieldManager;
+    }
+
+    /** A builder; {@link Builder#client(ApiClient)} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Plans one object again after the API server said the plan was stale.
+     */
+    @FunctionalInterface
+    public interface Replanner {
+
+        /** Never re-plans: a stale decision fails with the server's answer. */
+        Replanner NONE = (stale, current) -> null;
+
+        /**
+         * @param stale   the decision the server refused
+         * @param current the object as it is now, or null when it does not exist
+         * @return the decision to execute instead, or null to give up (the outcome is then the server's refusal)
+         */
+        Decision replan(Decision stale, JsonObject current);
+    }
+
+    /** Executes every decision of {@code plan} in order; one outcome per decision, in the same order. */
+    public List<Outcome> apply(Plan plan, Replanner replanner) {
+        Objects.requireNonNull(plan, "plan");
+        List<Outcome> out = new ArrayList<>(plan.decisions().size());
+        for (Decision d : plan.decisions()) {
+            out.add(apply(d, replanner));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Executes one decision. The returned outcome carries the decision that was finally executed, which differs from
+     * {@code decision} when the object had to be planned again.
+     */
+    public Outcome apply(Decision decision, Replanner replanner) {
+        Objects.requireNonNull(decision, "decision");
+        Replanner again = replanner == null ? Replanner.NONE : replanner;
+        Decision current = decision;
+        int attempts = 0;
+        while (true) {
+            if (!current.action().writes()) {
+                return new Outcome.NotWritten(current);
+            }
+            ResourceKind kind = kindOf(current);
+            Target target = target(current, kind);
+            attempts++;
+            Rest.Reply reply = write(current, kind, target);
+            if (reply.ok()) {
+                return new Outcome.Applied(current, current.action() == Action.DELETE ? null : reply.body(), attempts);
+            }
+            observer.apiError(verb(current.action()), kind.plural(), reply.code());
+            if (current.action() == Action.DELETE && reply.code() == 404) {
+                return new Outcome.NotWritten(current);
+            }
+            boolean stale = reply.code() == 409 || (reply.code() == 404 && current.action() == Action.UPDATE);
+            if (attempts >= maxAttempts || !(stale || reply.retryable())) {
+                return failed(current, reply, attempts);
+            }
+            sleep(attempts);
+            if (stale) {
+                Rest.Reply fresh = rest.get(kind.objectPath(target.namespace(), target.name()));
+                if (!fresh.ok() && fresh.code() != 404) {
+                    observer.apiError("get", kind.plural(), fresh.code());
+                    continue;
+                }
+                JsonObject now = fresh.ok() ? withType(fresh.body(), kind) : null;
+                Decision next = again.replan(current, now);
+                if (next == null) {
+                    return failed(current, reply, attempts);
+                }
+                current = next;
+            }
+        }
+    }
+
+    /**
+     * Writes {@code decision.desired()}'s {@code status} to the status subresource of {@code decision.observed()}
+     * (the object as read; its {@code resourceVersion} is the precondition). On a conflict the object is re-read and
+     * the write is retried unless the status already is the desired one.
+     */
+    public Outcome applyStatus(Decision decision) {
+        Objects.requireNonNull(decision, "decision");
+        Objects.requireNonNull(decision.desired(), "decision.desired");
+        Objects.requireNonNull(decision.observed(), "decision.observed");
+        ResourceKind kind = kindOf(decision);
+        JsonObject observed = decision.observed();
+        String ns = Json.string(observed, "metadata", "namespace");
+        String name = Json.string(observed, "metadata", "name");
+        String path = kind.objectPath(kind.namespaced() ? ns : null, name) + "/status";
+        int attempts = 0;
+        while (true) {
+            attempts++;
+            JsonObject body = withType(observed.deepCopy(), kind);
+            body.remove("status");
+            if (decision.desired().has("status")) {
+                body.add("status", decision.desired().get("status").deepCopy());
+            }
+            Rest.Reply reply = rest.call("PUT", path, query(), body);
+            if (reply.ok()) {
+                return new Outcome.Applied(decision, reply.body(), attempts);
+            }
+            observer.apiError("update", kind.plural() + "/status", reply.code());
+            if (attempts >= maxAttempts || !reply.retryable()) {
+                return failed(decision, reply, attempts);
+            }
+            sleep(attempts);
+            if (reply.code() == 409) {
+                Rest.Reply fresh = rest.get(kind.objectPath(kind.namespaced() ? ns : null, name));
+                if (fresh.code() == 404) {
+                    return failed(decision, fresh, attempts);
+                }
+                if (fresh.ok()) {
+                    if (Objects.equals(fresh.body().get("status"), decision.desired().get("status"))) {
+                        return new Outcome.NotWritten(decision);
+                    }
+                    observed = fresh.body();
+                }
+            }
+        }
+    }
+
+    /**
+     * Binds the Pod {@code decision.observed()} to the node {@code nodeName} through the {@code pods/binding}
+     * subresource, as a scheduler does.
+     */
+    public Outcome bind(Decision decision, String nodeName) {
+        Objects.requireNonNull(decision, "decision");
+        Objects.requireNonNull(decision.observed(), "decision.observed");
+        Objects.requireNonNull(nodeName, "nodeName");
+        JsonObject pod = decision.observed();
+        String ns = Json.string(pod, "metadata", "namespace");
+        String name = Json.string(pod, "metadata", "name");
+        JsonObject binding = new JsonObject();
+        binding.addProperty("apiVersion", "v1");
+        binding.addProperty("kind", "Binding");
+        JsonObject meta = Json.child(binding, "metadata");
+        meta.addProperty("name", name);
+        meta.addProperty("namespace", ns);
+        String uid = Json.string(pod, "metadata", "uid");
+        if (uid != null) {
+            meta.addProperty("uid", uid);
+        }
+        JsonObject target = Json.child(binding, "target");
+        target.addProperty("apiVersion", "v1");
+        target.addProperty("kind", "Node");
+        target.addProperty("name", nodeName);
+        String path = ResourceKind.wellKnown("v1", "Pod").orElseThrow().objectPath(ns, name) + "/binding";
+        int attempts = 0;
+        while (true) {
+            attempts++;
+            Rest.Reply reply = rest.call("POST", path, query(), binding);
+            if (reply.ok()) {
+                return new Outcome.Applied(decision, reply.body(), attempts);
+            }
+            observer.apiError("create", "pods/binding", reply.code());
+            // A 409 here means the pod is already bound: retrying cannot change that.
+            if (attempts >= maxAttempts || reply.code() == 409 || !reply.retryable()) {
+                return failed(decision, reply, attempts);
+            }
+            sleep(attempts);
+        }
+    }
+
+    private Rest.Reply write(Decision d, ResourceKind kind, Target t) {
+        return switch (d.action()) {
+            case CREATE -> {
+                JsonObject body = withType(Objects.requireNonNull(d.desired(), "desired of a Create").deepCopy(),
+                        kind);
+                Json.child(body, "metadata").remove("resourceVersion");
+                yield rest.call("POST", kind.collectionPath(t.namespace()), query(), body);
+            }
+            case UPDATE -> {
+                JsonObject body = withType(Objects.requireNonNull(d.desired(), "desired of an Update").deepCopy(),
+                        kind);
+                HostOwnedFields.carry(kind.kind(), d.observed(), body);
+                String rv = d.observed() == null ? null : Json.string(d.observed(), "metadata", "resourceVersion");
+                JsonObject meta = Json.child(body, "metadata");
+                if (rv != null) {
+                    meta.addProperty("resourceVersion", rv);
+                }
+                yield rest.call("PUT", kind.objectPath(t.namespace(), t.name()), query(), body);
+            }
+            case DELETE -> rest.call("DELETE", kind.objectPath(t.namespace(), t.name()), Map.of(),
+                    deleteOptions(d.observed()));
+            default -> throw new IllegalStateException("not a write: " + d.action());
+        };
+    }
+
+    private static JsonObject deleteOptions(JsonObject observed) {
+        JsonObject options = new JsonObject();
+        options.addProperty("apiVersion", "v1");
+        options.addProperty("kind", "DeleteOptions");
+        options.addProperty("propagationPolicy", "Background");
+        if (observed != null) {
+            JsonObject pre = new JsonObject();
+            String uid = Json.string(observed, "metadata", "uid");
+            String rv = Json.string(observed, "metadata", "resourceVersion");
+            if (uid != null) {
+                pre.addProperty("uid", uid);
+            }
+            if (rv != null) {
+                pre.addProperty("resourceVersion", rv);
+            }
+            options.add("preconditions", pre);
+        }
+        return options;
+    }
+
+    private Map<String, String> query() {
+        return Map.of("fieldManager", fieldManager);
+    }
+
+    private ResourceKind kindOf(Decision d) {
+        String apiVersion = null;
+        if (d.desired() != null) {
+            apiVersion = Json.string(d.desired(), "apiVersion");
+        }
+        if (apiVersion == null && d.observed() != null) {
+            apiVersion = Json.string(d.observed(), "apiVersion");
+        }
+        return resources.resolve(apiVersion, d.kind());
+    }
+
+    private static Target target(Decision d, ResourceKind kind) {
+        String ns = d.host() == null ? null : d.host().namespace();
+        String name = d.host() == null ? null : d.host().name();
+        JsonObject obj = d.observed() != null ? d.observed() : d.desired();
+        if (name == null && obj != null) {
+            name = Json.string(obj, "metadata", "name");
+        }
+        if (ns == null && obj != null) {
+            ns = Json.string(obj, "metadata", "namespace");
+        }
+        if (!kind.namespaced()) {
+            ns = null;
+        }
+        if (name == null) {
+            throw new IllegalArgumentException("decision names no object: " + d);
+        }
+        return new Target(ns, name);
+    }
+
+    private record Target(String namespace, String name) {
+    }
+
+    private static JsonObject withType(JsonObject obj, ResourceKind kind) {
+        if (obj != null) {
+            if (!obj.has("apiVersion")) {
+                obj.addProperty("apiVersion", kind.apiVersion());
+            }
+            if (!obj.has("kind")) {
+                obj.addProperty("kind", kind.kind());
+            }
+        }
+        return obj;
+    }
+
+    private static Outcome.Failed failed(Decision d, Rest.Reply reply, int attempts) {
+        return new Outcome.Failed(d, reply.code(), reply.reason(), reply.message(), attempts);
+    }
+
+    private static String verb(Action a) {
+        return switch (a) {
+            case CREATE -> "create";
+            case UPDATE -> "update";
+            case DELETE -> "delete";
+            default -> a.display().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+
+    private void sleep(int attempt) {
+        long base = initialBackoff.toMillis() << Math.min(attempt - 1, 20);
+        long capped = Math.min(base, maxBackoff.toMillis());
+        long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
+        try {
+            Thread.sleep(jittered);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApplyInterruptedException(e);
+        }
+    }
+
+    /** Configures an {@link Applier}. Not thread-safe; {@link #build()} copies the configuration. */
+    public static final class Builder {
+        private ApiClient client;
+        private Resources resources;
+        private Observer observer = Observer.NOOP;
+        private int maxAttempts = 5;
+        private Duration initialBackoff = Duration.ofMillis(100);
+        private Duration maxBackoff = Duration.ofSeconds(2);
+        private String fieldManager = "tenantplane";
+
+        private Builder() {
+        }
+
+        /** The API server to write to. Required. */
+        public Builder client(ApiClient client) {
+            this.client = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /** Kind resolution to share with readers of the same server; by default a new {@link Resources}. */
+        public Builder resources(Resources resources) {
+            this.resources = Objects.requireNonNull(resources, "resources");
+            return this;
+        }
+
+        /** Receives {@link Observer#apiError} for every refused request. */
+        public Builder observer(Observer observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /**
+         * Attempts per decision, including the first (default 5).
+         *
+         * @throws IllegalArgumentException when {@code maxAttempts} is less than 1
+         */
+        public Builder maxAttempts(int maxAttempts) {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+            }
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        /**
+         * The wait before the second attempt, doubled for each further one up to {@code max} (defaults 100 ms and
+         * 2 s); each wait is jittered down by up to half.
+         *
+         * @throws IllegalArgumentException when {@code initial} is negative or {@code max} is less than {@code initial}
+         */
+        public Builder backoff(Duration initial, Duration max) {
+            Objects.requireNonNull(initial, "initial");
+            Objects.requireNonNull(max, "max");
+            if (initial.isNegative()) {
+                throw new IllegalArgumentException("initial backoff must not be negative, got " + initial);
+            }
+            if (max.compareTo(initial) < 0) {
+                throw new IllegalArgumentException("max backoff " + max + " is less than initial backoff " + initial);
+            }
+            this.initialBackoff = initial;
+            this.maxBackoff = max;
+            return this;
+        }
+
+        /** The {@code fieldManager} recorded in managed fields (default {@code tenantplane}). */
+        public Builder fieldManager(String fieldManager) {
+            if (fieldManager == null || fieldManager.isBlank()) {
+                throw new IllegalArgumentException("fieldManager must not be blank, got '" + fieldManager + "'");
+            }
+            this.fieldManager = fieldManager;
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException when no client was set
+         */
+        public Applier build() {
+            if (client == null) {
+                throw new IllegalStateException("client is required: call client(ApiClient) before build()");
+            }
+            return new Applier(this);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.tenantplane.apply;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.tenantplane.json.Json;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import okhttp3.Call;
+import okhttp3.Response;
+
+/**
+ * JSON over client-java's {@link ApiClient}: the client's base path, TLS and authentication are used as configured,
+ * and every HTTP answer comes back as a {@link Reply} (an error answer is data; only a request that cannot even be built
+ * throws).
+ */
+final class Rest {
+
+    private static final String[] AUTH = {"BearerToken"};
+
+    private final ApiClient client;
+
+    Rest(ApiClient client) {
+        this.client = client;
+    }
+
+    ApiClient client() {
+        return client;
+    }
+
+    Reply get(String path) {
+        return call("GET", path, Map.of(), null);
+    }
+
+    Reply call(String method, String path, Map<String, String> query, JsonElement body) {
+        List<Pair> pairs = new ArrayList<>();
+        query.forEach((k, v) -> pairs.add(new Pair(k, v)));
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Accept", "application/json");
+        if (body != null) {
+            headers.put("Content-Type", "application/json");
+        }
+        Call call;
+        try {
+            call = client.buildCall(null, path, method, pairs, List.of(), body, headers, new HashMap<>(),
+                    new HashMap<>(), AUTH, null);
+        } catch (ApiException e) {
+            return Reply.noAnswer("RequestNotBuilt", e.getMessage());
+        }
+        try (Response response = call.execute()) {
+            String text = response.body() == null ? "" : response.body().string();
+            return new Reply(response.code(), parse(text));
+        } catch (IOException e) {
+            return Reply.noAnswer(e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+        }
+    }
+
+    private static JsonObject parse(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            JsonElement e = JsonParser.parseString(text);
+            return e.isJsonObject() ? e.getAsJsonObject() : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * One HTTP answer.
+     *
+     * @param code the HTTP status code, 0 when no answer came
+     * @param body the JSON body: the object on success, a {@code Status} on failure; may be null
+     */
+    record Reply(int code, JsonObject body) {
+
+        static Reply noAnswer(String reason, String message) {
+            JsonObject status = new JsonObject();
+            status.addProperty("kind", "Status");
+            status.addProperty("reason", reason);
+            status.addProperty("message", message);
+            return new Reply(0, status);
+        }
+
+        boolean ok() {
+            return code >= 200 && code < 300;
+        }
+
+        /** The Kubernetes {@code Status.reason} (e.g. {@code Conflict}, {@code AlreadyExists}), or the HTTP code. */
+        String reason() {
+            String r = body == null ? null : Json.string(body, "reason");
+            return r != null && !r.isEmpty() ? r : (code == 0 ? "NoAnswer" : "Http" + code);
+        }
+
+        String message() {
+            String m = body == null ? null : Json.string(body, "message");
+            return m != null ? m : "the API server answered " + code;
+        }
+
+        /** Answers that may succeed when tried again: conflicts, throttling, server errors, no answer. */
+        boolean retryable() {
+            return code == 0 || code == 409 || code == 429 || code >= 500;
+        }
+    }
+}

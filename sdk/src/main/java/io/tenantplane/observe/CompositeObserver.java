@@ -1,0 +1,113 @@
+package io.tenantplane.observe;
+
+import io.tenantplane.apply.Outcome;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Fans every call out to several observers, in order. One observer that throws does not keep the others from being
+ * called and does not fail the pass: the error is logged here, where it is handled.
+ */
+final class CompositeObserver implements Observer {
+
+    private static final System.Logger LOG = System.getLogger(CompositeObserver.class.getName());
+
+    private final List<Observer> observers;
+
+    CompositeObserver(List<Observer> observers) {
+        this.observers = List.copyOf(observers);
+    }
+
+    @Override
+    public PassScope passStarted(TenantKey tenant) {
+        List<PassScope> scopes = new ArrayList<>(observers.size());
+        for (Observer o : observers) {
+            try {
+                scopes.add(o.passStarted(tenant));
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in passStarted", e);
+            }
+        }
+        return new CompositeScope(scopes);
+    }
+
+    @Override
+    public void decision(TenantKey tenant, Outcome outcome) {
+        for (Observer o : observers) {
+            try {
+                o.decision(tenant, outcome);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed on a decision of " + tenant, e);
+            }
+        }
+    }
+
+    @Override
+    public void apiError(String verb, String resource, int code) {
+        for (Observer o : observers) {
+            try {
+                o.apiError(verb, resource, code);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in apiError", e);
+            }
+        }
+    }
+
+    @Override
+    public void queueDepth(int depth) {
+        for (Observer o : observers) {
+            try {
+                o.queueDepth(depth);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in queueDepth", e);
+            }
+        }
+    }
+
+    private record CompositeScope(List<PassScope> scopes) implements PassScope {
+
+        @Override
+        public PassScope kind(String kind) {
+            List<PassScope> children = new ArrayList<>(scopes.size());
+            for (PassScope s : scopes) {
+                try {
+                    children.add(s.kind(kind));
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "observer scope failed in kind", e);
+                }
+            }
+            return new CompositeScope(List.copyOf(children));
+        }
+
+        @Override
+        public void decision(Outcome outcome) {
+            each(s -> s.decision(outcome));
+        }
+
+        @Override
+        public void failed(Throwable error) {
+            each(s -> s.failed(error));
+        }
+
+        @Override
+        public void finished(Duration took) {
+            each(s -> s.finished(took));
+        }
+
+        @Override
+        public void close() {
+            each(PassScope::close);
+        }
+
+        private void each(java.util.function.Consumer<PassScope> call) {
+            for (PassScope s : scopes) {
+                try {
+                    call.accept(s);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "observer scope failed", e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.tenantplane.observe;
+
+import io.tenantplane.apply.Outcome;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * An {@link Observer} that remembers the last {@code capacity} executed decisions of each tenant, in memory, for
+ * {@code TenantPlane.decisions(...)}, the service's REST endpoint and {@code tenantplane decisions}. Thread-safe;
+ * memory is bounded by {@code capacity} per tenant, and {@link #forget(TenantKey)} drops a deleted tenant.
+ */
+public final class DecisionRing implements Observer {
+
+    private final int capacity;
+    private final Clock clock;
+    private final ConcurrentMap<TenantKey, ArrayDeque<RecordedDecision>> rings = new ConcurrentHashMap<>();
+
+    /**
+     * @param capacity decisions kept per tenant, at least 1
+     * @param clock    stamps each decision as it is reported
+     * @throws IllegalArgumentException when {@code capacity} is less than 1
+     */
+    public DecisionRing(int capacity, Clock clock) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
+        }
+        this.capacity = capacity;
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Decisions kept per tenant. */
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public void decision(TenantKey tenant, Outcome outcome) {
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(outcome, "outcome");
+        RecordedDecision recorded = new RecordedDecision(tenant, clock.instant(), outcome);
+        ArrayDeque<RecordedDecision> ring = rings.computeIfAbsent(tenant, k -> new ArrayDeque<>());
+        synchronized (ring) {
+            if (ring.size() == capacity) {
+                ring.removeFirst();
+            }
+            ring.addLast(recorded);
+        }
+    }
+
+    /**
+     * The most recent decisions of {@code tenant}, newest first.
+     *
+     * @param limit at most this many; values above the capacity return the whole ring
+     * @throws IllegalArgumentException when {@code limit} is negative
+     */
+    public List<RecordedDecision> recent(TenantKey tenant, int limit) {
+        Objects.requireNonNull(tenant, "tenant");
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        ArrayDeque<RecordedDecision> ring = rings.get(tenant);
+        if (ring == null) {
+            return List.of();
+        }
+        List<RecordedDecision> out = new ArrayList<>(Math.min(limit, capacity));
+        synchronized (ring) {
+            Iterator<RecordedDecision> it = ring.descendingIterator();
+            while (it.hasNext() && out.size() < limit) {
+                out.add(it.next());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The tenants with at least one remembered decision. */
+    public Set<TenantKey> tenants() {
+        return Set.copyOf(rings.keySet());
+    }
+
+    /** Drops everything remembered about {@code tenant} (after the tenant is deleted). */
+    public void forget(TenantKey tenant) {
+        rings.remove(Objects.requireNonNull(tenant, "tenant"));
+    }
+}
