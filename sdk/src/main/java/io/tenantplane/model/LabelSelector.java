@@ -7,12 +7,14 @@ import java.util.Map;
 public record LabelSelector(Map<String, String> matchLabels, List<Requirement> matchExpressions) {
 
     public LabelSelector {
-        matchLabels = matchLabels == null ? Map.of() : Map.copyOf(matchLabels);
+        matchLabels = Copies.map(matchLabels);
         matchExpressions = matchExpressions == null ? List.of() : List.copyOf(matchExpressions);
     }
 
     /** One {@code matchExpressions} entry; operator is In, NotIn, Exists or DoesNotExist. */
-    public record Requirement(String key, String operator, List<String> values) {
+    public record Requirement(@Required("set the label key") String key,
+                              @Required("set In, NotIn, Exists or DoesNotExist") String operator,
+                              List<String> values) {
         public Requirement {
             values = values == null ? List.of() : List.copyOf(values);
         }

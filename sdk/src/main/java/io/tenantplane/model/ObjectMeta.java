@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The subset of Kubernetes {@code metadata} that tenantplane's custom resources carry.
- * Collections are never null after construction.
+ * Collections are never null after construction; maps are sorted by key so output is stable.
  */
 public record ObjectMeta(
         String name,
@@ -20,8 +20,8 @@ public record ObjectMeta(
         List<String> finalizers) {
 
     public ObjectMeta {
-        labels = labels == null ? Map.of() : Map.copyOf(labels);
-        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+        labels = Copies.map(labels);
+        annotations = Copies.map(annotations);
         finalizers = finalizers == null ? List.of() : List.copyOf(finalizers);
     }
 
