@@ -244,7 +244,7 @@ public record ServiceSettings(
             String value = raw(key).orElse(fallback);
             if (value.length() > maxLength || !pattern.matcher(value).matches()) {
                 problem(key, value, "must be " + what + " (lowercase letters, digits and '-', at most "
-                        + maxLength + " characters)", example);
+                        + maxLength + " characters)", "e.g. " + example);
                 return fallback;
             }
             return value;

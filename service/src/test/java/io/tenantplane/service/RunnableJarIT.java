@@ -1,0 +1,124 @@
+package io.tenantplane.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Starts the packaged service exactly as the container image does: {@code java -jar tenantplane-service.jar} with
+ * {@code libs/} beside it, on the JDK that ran the build.
+ */
+class RunnableJarIT {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void packagedJarStartsReportsStartedAndAliveAndStopsOnSigterm() throws Exception {
+        int port = freePort();
+        Process service = start(workDir.resolve("service.log"),
+                "-Dserver.port=" + port, "-Dtenantplane.host.url=http://127.0.0.1:9");
+        try {
+            HttpResponse<String> started = awaitHttp(service, port, "/health/started", 200);
+            assertTrue(started.body().contains("\"status\":\"UP\""), started.body());
+
+            HttpResponse<String> live = get(port, "/health/live");
+            assertEquals(200, live.statusCode(), live.body());
+            assertTrue(live.body().contains("lease-elector"), live.body());
+
+            String metrics = get(port, "/metrics").body();
+            for (String name : List.of(ServiceMetrics.LEADER, ServiceMetrics.WORKQUEUE_DEPTH)) {
+                assertTrue(metrics.contains("\n" + name + "{"), () -> name + " missing in\n" + metrics);
+            }
+        } finally {
+            service.destroy();
+        }
+        assertTrue(service.waitFor(30, TimeUnit.SECONDS), "stops within 30s of SIGTERM");
+        String log = Files.readString(workDir.resolve("service.log"));
+        assertTrue(log.contains("tenantplane service starting"), log);
+    }
+
+    @Test
+    void packagedJarRefusesToStartWithBadConfigurationAndNamesEveryBadKey() throws Exception {
+        Process service = start(workDir.resolve("bad.log"), "-Dserver.port=" + freePort(),
+                "-Dtenantplane.concurrency=0", "-Dtenantplane.lease.name=Bad_Name");
+        if (!service.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            service.destroyForcibly();
+            fail("a service with bad configuration kept running");
+        }
+        String log = Files.readString(workDir.resolve("bad.log"));
+        assertNotEquals(0, service.exitValue(), log);
+        assertTrue(log.contains("tenantplane.concurrency = '0'"), log);
+        assertTrue(log.contains("tenantplane.lease.name = 'Bad_Name'"), log);
+    }
+
+    private Process start(Path log, String... systemProperties) throws IOException {
+        Path jar = Path.of(System.getProperty("tenantplane.service.jar", "target/tenantplane-service.jar"));
+        assertTrue(Files.isRegularFile(jar), () -> "no packaged jar at " + jar + "; run the package phase first");
+        assertTrue(Files.isDirectory(jar.resolveSibling("libs")), "libs/ sits beside the jar");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.addAll(List.of(systemProperties));
+        command.add("-jar");
+        command.add(jar.toAbsolutePath().toString());
+        return new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+    }
+
+    private HttpResponse<String> awaitHttp(Process service, int port, String path, int status) throws Exception {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!service.isAlive()) {
+                fail("service exited with " + service.exitValue() + " before " + path + " answered");
+            }
+            try {
+                HttpResponse<String> r = get(port, path);
+                if (r.statusCode() == status) {
+                    return r;
+                }
+                last = r.statusCode() + " " + r.body();
+            } catch (ConnectException e) {
+                last = e.toString();
+            }
+            Thread.sleep(200);
+        }
+        return fail(path + " did not answer " + status + " within " + START_TIMEOUT + "; last: " + last);
+    }
+
+    private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int freePort() throws IOException {
+        try (var socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+}
