@@ -1,0 +1,530 @@
+package io.tenantplane.testkit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The per-kind behaviour of built-in kinds that a controller notices: API defaults (the ones that make a naive
+ * "desired equals actual" check fail), allocated fields (Service cluster IPs and node ports), the initial status, and
+ * the update rules that reject a write (immutable Pod spec, StatefulSet spec, selectors, immutable ConfigMaps).
+ * Admission plugins are not emulated.
+ */
+final class KindRules {
+    private static final Pattern CONFIG_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
+    private int nextClusterIp = 10;
+    private int nextNodePort = 30000;
+
+    /** Sets what the server owns on create: the initial status and defaults; adds causes for invalid objects. */
+    void onCreate(ResourceType t, JsonObject o, List<ApiError.Cause> causes) {
+        if (t.statusSubresource() && !t.custom()) {
+            o.remove("status");
+        }
+        if (!t.group().isEmpty() && !t.group().equals("apps")) {
+            return;
+        }
+        switch (t.plural()) {
+            case "namespaces" -> {
+                JsonObject spec = Json.child(o, "spec");
+                if (!spec.has("finalizers")) {
+                    spec.add("finalizers", Json.array("kubernetes"));
+                }
+                o.add("status", Json.object("phase", "Active"));
+            }
+            case "pods" -> {
+                podSpecDefaults(Json.child(o, "spec"));
+                validatePodSpec(Json.obj(o, "spec"), "spec", causes);
+                o.add("status", Json.object("phase", "Pending"));
+            }
+            case "services" -> {
+                serviceDefaults(o, null, causes);
+                o.add("status", Json.object("loadBalancer", new JsonObject()));
+            }
+            case "secrets" -> secret(o, causes);
+            case "configmaps" -> configMap(o, causes);
+            case "persistentvolumeclaims" -> {
+                JsonObject spec = Json.child(o, "spec");
+                if (!spec.has("volumeMode")) {
+                    spec.addProperty("volumeMode", "Filesystem");
+                }
+                o.add("status", Json.object("phase", "Pending"));
+            }
+            case "deployments", "statefulsets", "replicasets", "daemonsets" -> {
+                workloadDefaults(t.plural(), Json.child(o, "spec"));
+                validateSelector(Json.obj(o, "spec"), causes);
+            }
+            default -> {
+            }
+        }
+    }
+
+    /** Applies update rules; {@code o} is the candidate whose status and system metadata are already settled. */
+    void onUpdate(ResourceType t, JsonObject old, JsonObject o, List<ApiError.Cause> causes) {
+        if (!t.group().isEmpty() && !t.group().equals("apps")) {
+            return;
+        }
+        switch (t.plural()) {
+            case "namespaces" -> {
+                JsonObject oldSpec = Json.obj(old, "spec");
+                if (oldSpec != null && oldSpec.has("finalizers")) {
+                    Json.child(o, "spec").add("finalizers", oldSpec.get("finalizers").deepCopy());
+                }
+            }
+            case "pods" -> {
+                JsonObject spec = Json.child(o, "spec");
+                podSpecDefaults(spec);
+                podUpdate(Json.obj(old, "spec"), spec, causes);
+            }
+            case "services" -> serviceDefaults(o, old, causes);
+            case "secrets" -> {
+                secret(o, causes);
+                immutableData(old, o, List.of("data", "stringData"), causes);
+                if (!Json.same(old.get("type"), o.get("type"))) {
+                    causes.add(ApiError.Cause.invalid("type", Json.render(o.get("type")), "field is immutable"));
+                }
+            }
+            case "configmaps" -> {
+                configMap(o, causes);
+                immutableData(old, o, List.of("data", "binaryData"), causes);
+            }
+            case "persistentvolumeclaims" -> {
+                JsonObject spec = Json.child(o, "spec");
+                if (!spec.has("volumeMode")) {
+                    spec.addProperty("volumeMode", "Filesystem");
+                }
+                JsonObject a = Json.obj(old, "spec").deepCopy();
+                JsonObject b = spec.deepCopy();
+                for (JsonObject s : List.of(a, b)) {
+                    s.remove("resources");
+                    s.remove("volumeAttributesClassName");
+                    s.remove("volumeName");
+                }
+                if (!Json.same(a, b)) {
+                    causes.add(ApiError.Cause.forbidden("spec", "spec is immutable after creation except "
+                            + "resources.requests and volumeAttributesClassName for bound claims"));
+                }
+            }
+            case "deployments", "statefulsets", "replicasets", "daemonsets" -> {
+                JsonObject spec = Json.child(o, "spec");
+                workloadDefaults(t.plural(), spec);
+                validateSelector(spec, causes);
+                JsonObject oldSpec = Json.obj(old, "spec");
+                if (!Json.same(Json.obj(oldSpec, "selector"), Json.obj(spec, "selector"))) {
+                    causes.add(ApiError.Cause.invalid("spec.selector", Json.render(spec.get("selector")),
+                            "field is immutable"));
+                }
+                if (t.plural().equals("statefulsets")) {
+                    statefulSetUpdate(oldSpec, spec, causes);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    // ---- pods ----
+
+    static void podSpecDefaults(JsonObject spec) {
+        putIfAbsent(spec, "restartPolicy", "Always");
+        putIfAbsent(spec, "dnsPolicy", "ClusterFirst");
+        putIfAbsent(spec, "terminationGracePeriodSeconds", 30);
+        putIfAbsent(spec, "schedulerName", "default-scheduler");
+        putIfAbsent(spec, "enableServiceLinks", true);
+        if (!spec.has("securityContext")) {
+            spec.add("securityContext", new JsonObject());
+        }
+        String serviceAccount = Json.str(spec, "serviceAccount");
+        if (serviceAccount != null && !spec.has("serviceAccountName")) {
+            spec.addProperty("serviceAccountName", serviceAccount);
+        }
+        for (String list : List.of("containers", "initContainers")) {
+            JsonArray containers = Json.arr(spec, list);
+            if (containers == null) {
+                continue;
+            }
+            for (JsonElement c : containers) {
+                if (!c.isJsonObject()) {
+                    continue;
+                }
+                JsonObject container = c.getAsJsonObject();
+                putIfAbsent(container, "terminationMessagePath", "/dev/termination-log");
+                putIfAbsent(container, "terminationMessagePolicy", "File");
+                String image = Json.str(container, "image");
+                if (!container.has("imagePullPolicy") && image != null) {
+                    String afterSlash = image.substring(image.lastIndexOf('/') + 1);
+                    boolean latest = !afterSlash.contains(":") && !image.contains("@") || image.endsWith(":latest");
+                    container.addProperty("imagePullPolicy", latest ? "Always" : "IfNotPresent");
+                }
+                if (!container.has("resources")) {
+                    container.add("resources", new JsonObject());
+                }
+                JsonArray ports = Json.arr(container, "ports");
+                if (ports != null) {
+                    for (JsonElement p : ports) {
+                        if (p.isJsonObject()) {
+                            putIfAbsent(p.getAsJsonObject(), "protocol", "TCP");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void validatePodSpec(JsonObject spec, String path, List<ApiError.Cause> causes) {
+        JsonArray containers = Json.arr(spec, "containers");
+        if (containers == null || containers.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".containers"));
+            return;
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < containers.size(); i++) {
+            JsonObject c = containers.get(i).isJsonObject() ? containers.get(i).getAsJsonObject() : new JsonObject();
+            String at = path + ".containers[" + i + "]";
+            String name = Json.str(c, "name");
+            if (name == null || name.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".name"));
+            } else if (!Validation.isDns1123Label(name)) {
+                causes.add(ApiError.Cause.invalid(at + ".name", Validation.quote(name),
+                        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"));
+            } else if (!names.add(name)) {
+                causes.add(new ApiError.Cause("FieldValueDuplicate", at + ".name", "Duplicate value: "
+                        + Validation.quote(name)));
+            }
+            String image = Json.str(c, "image");
+            if (image == null || image.isBlank()) {
+                causes.add(ApiError.Cause.required(at + ".image"));
+            }
+        }
+    }
+
+    /** A Pod's spec is immutable except images, activeDeadlineSeconds, tolerations and the grace period. */
+    private static void podUpdate(JsonObject oldSpec, JsonObject spec, List<ApiError.Cause> causes) {
+        JsonObject a = mutablePodFieldsRemoved(oldSpec);
+        JsonObject b = mutablePodFieldsRemoved(spec);
+        if (!Json.same(a, b)) {
+            causes.add(ApiError.Cause.forbidden("spec", "pod updates may not change fields other than "
+                    + "`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+                    + "`spec.tolerations` (only additions to existing tolerations),"
+                    + "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"));
+        }
+    }
+
+    private static JsonObject mutablePodFieldsRemoved(JsonObject spec) {
+        JsonObject copy = spec == null ? new JsonObject() : spec.deepCopy();
+        for (String field : List.of("activeDeadlineSeconds", "tolerations", "terminationGracePeriodSeconds",
+                "schedulingGates")) {
+            copy.remove(field);
+        }
+        for (String list : List.of("containers", "initContainers")) {
+            JsonArray containers = Json.arr(copy, list);
+            if (containers != null) {
+                containers.forEach(c -> {
+                    if (c.isJsonObject()) {
+                        c.getAsJsonObject().remove("image");
+                    }
+                });
+            }
+        }
+        return copy;
+    }
+
+    // ---- services ----
+
+    private void serviceDefaults(JsonObject o, JsonObject old, List<ApiError.Cause> causes) {
+        JsonObject spec = Json.child(o, "spec");
+        JsonObject oldSpec = old == null ? null : Json.obj(old, "spec");
+        putIfAbsent(spec, "type", "ClusterIP");
+        String type = Json.str(spec, "type");
+        if (!Set.of("ClusterIP", "NodePort", "LoadBalancer", "ExternalName").contains(type)) {
+            causes.add(new ApiError.Cause("FieldValueNotSupported", "spec.type", "Unsupported value: "
+                    + Json.render(spec.get("type")) + ": supported values: \"ClusterIP\", \"ExternalName\", "
+                    + "\"LoadBalancer\", \"NodePort\""));
+            return;
+        }
+        putIfAbsent(spec, "sessionAffinity", "None");
+        JsonArray ports = Json.arr(spec, "ports");
+        if (ports != null) {
+            for (int i = 0; i < ports.size(); i++) {
+                if (!ports.get(i).isJsonObject()) {
+                    continue;
+                }
+                JsonObject p = ports.get(i).getAsJsonObject();
+                putIfAbsent(p, "protocol", "TCP");
+                JsonElement port = p.get("port");
+                if (port == null || !port.isJsonPrimitive() || !port.getAsJsonPrimitive().isNumber()) {
+                    causes.add(ApiError.Cause.required("spec.ports[" + i + "].port"));
+                    continue;
+                }
+                int number = port.getAsInt();
+                if (number < 1 || number > 65535) {
+                    causes.add(ApiError.Cause.invalid("spec.ports[" + i + "].port", String.valueOf(number),
+                            "must be between 1 and 65535, inclusive"));
+                }
+                if (!p.has("targetPort")) {
+                    p.add("targetPort", new JsonPrimitive(number));
+                }
+            }
+        }
+        if (type.equals("ExternalName")) {
+            if (Json.str(spec, "externalName") == null) {
+                causes.add(ApiError.Cause.required("spec.externalName"));
+            }
+            return;
+        }
+        String oldIp = Json.str(oldSpec, "clusterIP");
+        String ip = Json.str(spec, "clusterIP");
+        if ((ip == null || ip.isEmpty()) && oldIp != null) {
+            spec.addProperty("clusterIP", oldIp);
+            spec.add("clusterIPs", oldSpec.has("clusterIPs") ? oldSpec.get("clusterIPs").deepCopy()
+                    : Json.array(oldIp));
+        } else if (ip != null && oldIp != null && !ip.equals(oldIp)) {
+            causes.add(ApiError.Cause.invalid("spec.clusterIPs[0]", Validation.quote(ip), "may not change once set"));
+        } else if (ip == null || ip.isEmpty()) {
+            String allocated = allocateClusterIp();
+            spec.addProperty("clusterIP", allocated);
+            spec.add("clusterIPs", Json.array(allocated));
+        } else if (!spec.has("clusterIPs")) {
+            spec.add("clusterIPs", Json.array(ip));
+        }
+        if ((ports == null || ports.isEmpty()) && !"None".equals(Json.str(spec, "clusterIP"))) {
+            causes.add(ApiError.Cause.required("spec.ports"));
+        }
+        if (!spec.has("ipFamilies")) {
+            spec.add("ipFamilies", Json.array("IPv4"));
+        }
+        putIfAbsent(spec, "ipFamilyPolicy", "SingleStack");
+        putIfAbsent(spec, "internalTrafficPolicy", "Cluster");
+        if (type.equals("NodePort") || type.equals("LoadBalancer")) {
+            putIfAbsent(spec, "externalTrafficPolicy", "Cluster");
+            if (type.equals("LoadBalancer")) {
+                putIfAbsent(spec, "allocateLoadBalancerNodePorts", true);
+            }
+            if (ports != null) {
+                for (JsonElement p : ports) {
+                    if (p.isJsonObject() && !p.getAsJsonObject().has("nodePort")) {
+                        JsonObject port = p.getAsJsonObject();
+                        Integer previous = previousNodePort(oldSpec, port);
+                        port.addProperty("nodePort", previous != null ? previous : allocateNodePort());
+                    }
+                }
+            }
+        }
+    }
+
+    private static Integer previousNodePort(JsonObject oldSpec, JsonObject port) {
+        JsonArray oldPorts = Json.arr(oldSpec, "ports");
+        if (oldPorts == null) {
+            return null;
+        }
+        for (JsonElement p : oldPorts) {
+            JsonObject o = p.getAsJsonObject();
+            if (Json.same(o.get("port"), port.get("port")) && o.has("nodePort")) {
+                return o.get("nodePort").getAsInt();
+            }
+        }
+        return null;
+    }
+
+    private String allocateClusterIp() {
+        int n = nextClusterIp++;
+        return "10.96." + (n / 256) % 256 + "." + n % 256;
+    }
+
+    private int allocateNodePort() {
+        int port = nextNodePort;
+        nextNodePort = nextNodePort == 32767 ? 30000 : nextNodePort + 1;
+        return port;
+    }
+
+    // ---- secrets and config maps ----
+
+    private static void secret(JsonObject o, List<ApiError.Cause> causes) {
+        putIfAbsent(o, "type", "Opaque");
+        JsonObject stringData = Json.obj(o, "stringData");
+        if (stringData != null) {
+            JsonObject data = Json.child(o, "data");
+            for (Map.Entry<String, JsonElement> e : stringData.entrySet()) {
+                data.addProperty(e.getKey(), Base64.getEncoder().encodeToString(
+                        e.getValue().getAsString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+            o.remove("stringData");
+        }
+        JsonObject data = Json.obj(o, "data");
+        if (data != null) {
+            for (Map.Entry<String, JsonElement> e : data.entrySet()) {
+                try {
+                    Base64.getDecoder().decode(e.getValue().getAsString());
+                } catch (IllegalArgumentException | UnsupportedOperationException ex) {
+                    throw ApiError.badRequest("Secret in version \"v1\" cannot be handled as a Secret: illegal base64 "
+                            + "data in data." + e.getKey());
+                }
+                checkConfigKey("data", e.getKey(), causes);
+            }
+        }
+    }
+
+    private static void configMap(JsonObject o, List<ApiError.Cause> causes) {
+        for (String field : List.of("data", "binaryData")) {
+            JsonObject data = Json.obj(o, field);
+            if (data != null) {
+                data.keySet().forEach(k -> checkConfigKey(field, k, causes));
+            }
+        }
+    }
+
+    private static void checkConfigKey(String field, String key, List<ApiError.Cause> causes) {
+        if (key.length() > 253 || !CONFIG_KEY.matcher(key).matches()) {
+            causes.add(ApiError.Cause.invalid(field, Validation.quote(key), "a valid config key must consist of "
+                    + "alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', "
+                    + "regex used for validation is '[-._a-zA-Z0-9]+')"));
+        }
+    }
+
+    private static void immutableData(JsonObject old, JsonObject o, List<String> fields, List<ApiError.Cause> causes) {
+        if (!Json.bool(old, "immutable")) {
+            return;
+        }
+        for (String field : fields) {
+            if (!Json.same(old.get(field), o.get(field))) {
+                causes.add(ApiError.Cause.forbidden(field, "field is immutable when `immutable` is set"));
+            }
+        }
+        if (!Json.bool(o, "immutable")) {
+            causes.add(ApiError.Cause.forbidden("immutable", "field is immutable when `immutable` is set"));
+        }
+    }
+
+    // ---- workloads ----
+
+    private static void workloadDefaults(String plural, JsonObject spec) {
+        if (!plural.equals("daemonsets")) {
+            putIfAbsent(spec, "replicas", 1);
+        }
+        if (!plural.equals("replicasets")) {
+            putIfAbsent(spec, "revisionHistoryLimit", 10);
+        }
+        JsonObject template = Json.obj(spec, "template");
+        if (template != null) {
+            podSpecDefaults(Json.child(template, "spec"));
+        }
+        switch (plural) {
+            case "deployments" -> {
+                putIfAbsent(spec, "progressDeadlineSeconds", 600);
+                JsonObject strategy = Json.child(spec, "strategy");
+                putIfAbsent(strategy, "type", "RollingUpdate");
+                if ("RollingUpdate".equals(Json.str(strategy, "type"))) {
+                    JsonObject rolling = Json.child(strategy, "rollingUpdate");
+                    putIfAbsent(rolling, "maxUnavailable", "25%");
+                    putIfAbsent(rolling, "maxSurge", "25%");
+                }
+            }
+            case "statefulsets" -> {
+                putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
+                JsonObject strategy = Json.child(spec, "updateStrategy");
+                putIfAbsent(strategy, "type", "RollingUpdate");
+                if ("RollingUpdate".equals(Json.str(strategy, "type"))) {
+                    putIfAbsent(Json.child(strategy, "rollingUpdate"), "partition", 0);
+                }
+                JsonObject retention = Json.child(spec, "persistentVolumeClaimRetentionPolicy");
+                putIfAbsent(retention, "whenDeleted", "Retain");
+                putIfAbsent(retention, "whenScaled", "Retain");
+            }
+            case "daemonsets" -> {
+                JsonObject strategy = Json.child(spec, "updateStrategy");
+                putIfAbsent(strategy, "type", "RollingUpdate");
+                if ("RollingUpdate".equals(Json.str(strategy, "type"))) {
+                    JsonObject rolling = Json.child(strategy, "rollingUpdate");
+                    putIfAbsent(rolling, "maxUnavailable", 1);
+                    putIfAbsent(rolling, "maxSurge", 0);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private static void validateSelector(JsonObject spec, List<ApiError.Cause> causes) {
+        JsonObject selector = Json.obj(spec, "selector");
+        if (selector == null) {
+            causes.add(ApiError.Cause.required("spec.selector"));
+            return;
+        }
+        JsonObject labels = Json.obj(Json.obj(Json.obj(spec, "template"), "metadata"), "labels");
+        JsonObject matchLabels = Json.obj(selector, "matchLabels");
+        JsonArray expressions = Json.arr(selector, "matchExpressions");
+        if ((matchLabels == null || matchLabels.isEmpty()) && (expressions == null || expressions.isEmpty())) {
+            causes.add(ApiError.Cause.invalid("spec.selector", Json.render(selector),
+                    "empty selector is invalid for deployment"));
+            return;
+        }
+        if (!selects(selector, labels)) {
+            causes.add(ApiError.Cause.invalid("spec.template.metadata.labels", Json.render(labels),
+                    "`selector` does not match template `labels`"));
+        }
+    }
+
+    /** Evaluates a {@code metav1.LabelSelector} against labels. */
+    static boolean selects(JsonObject selector, JsonObject labels) {
+        JsonObject matchLabels = Json.obj(selector, "matchLabels");
+        if (matchLabels != null) {
+            for (Map.Entry<String, JsonElement> e : matchLabels.entrySet()) {
+                if (!e.getValue().getAsString().equals(Json.str(labels, e.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        JsonArray expressions = Json.arr(selector, "matchExpressions");
+        if (expressions != null) {
+            for (JsonElement x : expressions) {
+                JsonObject expr = x.getAsJsonObject();
+                String value = Json.str(labels, Json.str(expr, "key"));
+                List<String> values = new ArrayList<>();
+                JsonArray vs = Json.arr(expr, "values");
+                if (vs != null) {
+                    vs.forEach(v -> values.add(v.getAsString()));
+                }
+                boolean ok = switch (String.valueOf(Json.str(expr, "operator"))) {
+                    case "In" -> value != null && values.contains(value);
+                    case "NotIn" -> value == null || !values.contains(value);
+                    case "Exists" -> value != null;
+                    case "DoesNotExist" -> value == null;
+                    default -> false;
+                };
+                if (!ok) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static void statefulSetUpdate(JsonObject oldSpec, JsonObject spec, List<ApiError.Cause> causes) {
+        JsonObject a = oldSpec.deepCopy();
+        JsonObject b = spec.deepCopy();
+        for (JsonObject s : List.of(a, b)) {
+            for (String field : List.of("replicas", "ordinals", "template", "updateStrategy",
+                    "persistentVolumeClaimRetentionPolicy", "minReadySeconds")) {
+                s.remove(field);
+            }
+        }
+        if (!Json.same(a, b)) {
+            causes.add(ApiError.Cause.forbidden("spec", "updates to statefulset spec for fields other than "
+                    + "'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' "
+                    + "and 'minReadySeconds' are forbidden"));
+        }
+    }
+
+    private static void putIfAbsent(JsonObject o, String key, Object value) {
+        if (!o.has(key) || o.get(key).isJsonNull()) {
+            o.add(key, Json.toElement(value));
+        }
+    }
+}

@@ -1,0 +1,356 @@
+package io.tenantplane.testkit;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * An in-process Kubernetes API server for tests: the real REST protocol (JSON over HTTP/1.1 on a loopback port),
+ * discovery, CRDs with schema validation, optimistic concurrency, patches, finalizers, the status subresource and
+ * chunked watches, so that client-java (typed APIs, generic APIs, informers) and {@code kubectl} work unchanged.
+ * It adds hooks a real server lacks: a {@linkplain #requests() request log}, {@linkplain #faults() fault injection},
+ * and {@linkplain #pause() outages}. What it does not emulate is listed in {@code docs/testing.md}.
+ *
+ * <pre>{@code
+ * try (KubeApiServer server = KubeApiServer.builder().build().start()) {
+ *     ApiClient client = Config.fromUrl(server.url(), false);
+ *     new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name("dev"))).execute();
+ *     assertEquals(1, server.requests().count("create", "namespaces"));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. Each server is independent; nothing is static.
+ */
+public final class KubeApiServer implements AutoCloseable {
+    private final int requestedPort;
+    private final RequestLog log = new RequestLog();
+    private final FaultInjector faults;
+    private final WatchHub hub;
+    private final Store store;
+    private final Router router;
+    private final Registry registry = new Registry();
+    private final Object lifecycle = new Object();
+    private ExecutorService executor;
+    private HttpServer http;
+    private int port;
+    private boolean started;
+    private boolean paused;
+    private boolean closed;
+
+    private KubeApiServer(Builder b) {
+        this.requestedPort = b.port;
+        this.hub = new WatchHub(b.watchHistory);
+        Registry.builtins(b.builtinKinds).forEach(registry::add);
+        this.store = new Store(registry, hub, b.clock, new Random());
+        this.faults = new FaultInjector(b.faultSeed, () -> hub.closeAll(null));
+        this.router = new Router(registry, store, hub, log, faults, b.clock, b.bookmarkInterval,
+                () -> "127.0.0.1:" + port);
+        store.bootstrap(b.namespaces);
+    }
+
+    /** A builder with the defaults: built-in kinds, 1000 events of watch history, an ephemeral port. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Binds {@code 127.0.0.1} and starts serving.
+     *
+     * @return this server
+     * @throws IllegalStateException if already started or closed
+     * @throws UncheckedIOException if the port cannot be bound
+     */
+    public KubeApiServer start() {
+        synchronized (lifecycle) {
+            if (started || closed) {
+                throw new IllegalStateException(closed ? "the server is closed" : "the server is already started");
+            }
+            bind(requestedPort);
+            started = true;
+            return this;
+        }
+    }
+
+    private void bind(int at) {
+        try {
+            executor = Executors.newVirtualThreadPerTaskExecutor();
+            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), at), 512);
+            http.createContext("/", router);
+            http.setExecutor(executor);
+            http.start();
+            port = http.getAddress().getPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot bind 127.0.0.1:" + at, e);
+        }
+    }
+
+    /**
+     * The base URL, {@code http://127.0.0.1:PORT}, for {@code Config.fromUrl(url, false)} or
+     * {@code ClientBuilder.standard(false).setBasePath(url)}.
+     *
+     * @throws IllegalStateException if the server was never started
+     */
+    public String url() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /** The bound port. */
+    public int port() {
+        synchronized (lifecycle) {
+            if (!started) {
+                throw new IllegalStateException("the server is not started");
+            }
+            return port;
+        }
+    }
+
+    /**
+     * Writes a kubeconfig for this server to {@code dir/kubeconfig} (replacing it) and returns its path; it works
+     * with {@code kubectl --kubeconfig} and client-java's {@code KubeConfig}. The context is {@code testkit}, with
+     * namespace {@code default} and no credentials.
+     *
+     * @throws UncheckedIOException if the file cannot be written
+     */
+    public Path writeKubeconfig(Path dir) {
+        Objects.requireNonNull(dir, "dir");
+        String yaml = """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: testkit
+                  cluster:
+                    server: %s
+                contexts:
+                - name: testkit
+                  context:
+                    cluster: testkit
+                    namespace: default
+                    user: testkit
+                current-context: testkit
+                preferences: {}
+                users:
+                - name: testkit
+                  user: {}
+                """.formatted(url());
+        try {
+            Files.createDirectories(dir);
+            Path file = dir.resolve("kubeconfig");
+            Files.writeString(file, yaml, StandardCharsets.UTF_8);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a kubeconfig to " + dir, e);
+        }
+    }
+
+    /** The log of requests answered so far. */
+    public RequestLog requests() {
+        return log;
+    }
+
+    /** The fault rules applied to resource requests. */
+    public FaultInjector faults() {
+        return faults;
+    }
+
+    /** How many watch streams are open now; handy to wait for an informer to (re)connect. */
+    public int openWatches() {
+        return hub.open();
+    }
+
+    /** The latest resourceVersion of any write (the counter is global, as in etcd). */
+    public String resourceVersion() {
+        return store.resourceVersion();
+    }
+
+    /**
+     * Starts an outage: open watches end, the port is closed (new connections are refused) and requests in flight
+     * fail. State is kept. Does nothing when already paused.
+     */
+    public void pause() {
+        synchronized (lifecycle) {
+            if (!started || paused || closed) {
+                return;
+            }
+            paused = true;
+            hub.closeAll(null);
+            stopHttp();
+        }
+    }
+
+    /**
+     * Ends an outage: serves again on the same port, with the same state.
+     *
+     * @throws UncheckedIOException if the port cannot be bound again
+     */
+    public void resume() {
+        synchronized (lifecycle) {
+            if (!paused || closed) {
+                return;
+            }
+            bind(port);
+            paused = false;
+        }
+    }
+
+    /** True between {@link #pause()} and {@link #resume()}. */
+    public boolean isPaused() {
+        synchronized (lifecycle) {
+            return paused;
+        }
+    }
+
+    /** Ends all watches and stops serving; the server cannot be started again. */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            hub.closeAll(null);
+            if (started && !paused) {
+                stopHttp();
+            }
+        }
+    }
+
+    private void stopHttp() {
+        http.stop(0);
+        executor.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        synchronized (lifecycle) {
+            return "KubeApiServer[" + (started ? "http://127.0.0.1:" + port : "not started")
+                    + (paused ? ", paused" : "") + (closed ? ", closed" : "") + "]";
+        }
+    }
+
+    /**
+     * Configures a {@link KubeApiServer}. Setters validate at once and name the bad value; {@link #build()} copies
+     * the configuration, so a builder can be reused.
+     */
+    public static final class Builder {
+        private boolean builtinKinds = true;
+        private int watchHistory = 1000;
+        private int port;
+        private Clock clock = Clock.systemUTC();
+        private long faultSeed = 1;
+        private Duration bookmarkInterval = Duration.ofSeconds(1);
+        private List<String> namespaces = List.of("default", "kube-system", "kube-public", "kube-node-lease");
+
+        private Builder() {
+        }
+
+        /** Serves the built-in kinds (core, apps, batch, networking, RBAC, ...). This is the default. */
+        public Builder withBuiltinKinds() {
+            this.builtinKinds = true;
+            return this;
+        }
+
+        /** Serves only namespaces and CustomResourceDefinitions (and whatever CRDs are created). */
+        public Builder withoutBuiltinKinds() {
+            this.builtinKinds = false;
+            return this;
+        }
+
+        /**
+         * How many events (across all resources, like etcd's history) are kept for watches that resume from a
+         * resourceVersion; a watch from an older one gets 410 Gone. Default 1000.
+         *
+         * @throws IllegalArgumentException if {@code events} is less than 1
+         */
+        public Builder watchHistory(int events) {
+            if (events < 1) {
+                throw new IllegalArgumentException("watchHistory must be at least 1: " + events);
+            }
+            this.watchHistory = events;
+            return this;
+        }
+
+        /**
+         * The port to bind on 127.0.0.1; 0 (the default) picks a free one.
+         *
+         * @throws IllegalArgumentException if {@code port} is not within 0..65535
+         */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be within 0..65535: " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The clock for creationTimestamp, deletionTimestamp and condition times. Default: system UTC. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** The seed of the random source that fault fractions draw from. Default 1. */
+        public Builder faultSeed(long seed) {
+            this.faultSeed = seed;
+            return this;
+        }
+
+        /**
+         * How often a watch with {@code allowWatchBookmarks=true} gets a BOOKMARK when idle. Default one second.
+         *
+         * @throws IllegalArgumentException if {@code interval} is not positive
+         */
+        public Builder bookmarkInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("bookmarkInterval must be positive: " + interval);
+            }
+            this.bookmarkInterval = interval;
+            return this;
+        }
+
+        /**
+         * The namespaces that exist at start. Default: {@code default}, {@code kube-system}, {@code kube-public},
+         * {@code kube-node-lease}.
+         *
+         * @throws IllegalArgumentException if a name is not a valid namespace name
+         */
+        public Builder namespaces(String... names) {
+            List<String> list = new ArrayList<>();
+            for (String n : names) {
+                Objects.requireNonNull(n, "namespace name");
+                if (!Validation.isDns1123Label(n)) {
+                    throw new IllegalArgumentException("not a valid namespace name: \"" + n + "\"");
+                }
+                list.add(n);
+            }
+            this.namespaces = List.copyOf(list);
+            return this;
+        }
+
+        /** A new server with this configuration, not yet listening; call {@link KubeApiServer#start()}. */
+        public KubeApiServer build() {
+            Builder copy = new Builder();
+            copy.builtinKinds = builtinKinds;
+            copy.watchHistory = watchHistory;
+            copy.port = port;
+            copy.clock = clock;
+            copy.faultSeed = faultSeed;
+            copy.bookmarkInterval = bookmarkInterval;
+            copy.namespaces = namespaces;
+            return new KubeApiServer(copy);
+        }
+    }
+}

@@ -1,0 +1,800 @@
+package io.tenantplane.testkit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+
+/**
+ * All objects of all resources, as JSON trees keyed like etcd ({@code namespace/name} within a resource), with one
+ * global resourceVersion counter. Every read and write takes one lock, so each write is atomic, gets the next
+ * resourceVersion and is published to the watch hub in that order. Stored trees are never mutated after they are
+ * stored: a write stores a new tree.
+ */
+final class Store {
+    /** Per-request write options: {@code dryRun=All}, {@code fieldValidation}, and the warnings to send back. */
+    record WriteOptions(boolean dryRun, String fieldValidation, List<String> warnings) {
+        static WriteOptions defaults() {
+            return new WriteOptions(false, "", new ArrayList<>());
+        }
+    }
+
+    /** One page of a list. */
+    record Page(List<JsonObject> items, String resourceVersion, String continueToken, Long remainingItemCount) {
+    }
+
+    private static final String GENERATED_NAME_CHARS = "bcdfghjklmnpqrstvwxz2456789";
+    private static final int MAX_GENERATED_BASE = 58;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Registry registry;
+    private final WatchHub hub;
+    private final Clock clock;
+    private final KindRules rules = new KindRules();
+    private final Random random;
+    private final Map<String, TreeMap<String, JsonObject>> data = new HashMap<>();
+    private final Map<String, ResourceType> typeOfStorage = new HashMap<>();
+    private long resourceVersion;
+
+    Store(Registry registry, WatchHub hub, Clock clock, Random random) {
+        this.registry = registry;
+        this.hub = hub;
+        this.clock = clock;
+        this.random = random;
+    }
+
+    String resourceVersion() {
+        lock.lock();
+        try {
+            return Long.toString(resourceVersion);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- reads ----
+
+    JsonObject get(ResourceType t, String ns, String name) {
+        lock.lock();
+        try {
+            return present(t, must(t, ns, name));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    Page list(ResourceType t, String ns, String labelSelector, String fieldSelector, long limit, String continueToken) {
+        Predicate<JsonObject> labels = Selectors.labels(labelSelector);
+        Predicate<JsonObject> fields = Selectors.fields(fieldSelector, t);
+        boolean filtered = labelSelector != null && !labelSelector.isBlank()
+                || fieldSelector != null && !fieldSelector.isBlank();
+        lock.lock();
+        try {
+            NavigableMap<String, JsonObject> view = view(t, ns);
+            String listVersion = Long.toString(resourceVersion);
+            if (continueToken != null && !continueToken.isEmpty()) {
+                String[] token = decodeContinue(continueToken);
+                listVersion = token[0];
+                view = view.tailMap(token[1], false);
+            }
+            List<JsonObject> items = new ArrayList<>();
+            String next = null;
+            long remaining = 0;
+            String lastKey = null;
+            for (Map.Entry<String, JsonObject> e : view.entrySet()) {
+                JsonObject o = e.getValue();
+                if (!labels.test(Json.obj(Json.obj(o, "metadata"), "labels")) || !fields.test(o)) {
+                    continue;
+                }
+                if (limit > 0 && items.size() >= limit) {
+                    if (next == null) {
+                        next = encodeContinue(listVersion, lastKey);
+                    }
+                    remaining++;
+                    continue;
+                }
+                items.add(present(t, o));
+                lastKey = e.getKey();
+            }
+            return new Page(items, listVersion, next, next != null && !filtered ? remaining : null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    WatchHub.Subscription watch(ResourceType t, String ns, String labelSelector, String fieldSelector,
+            String fromVersion, boolean sendInitialEvents) {
+        WatchHub.Filter filter = new WatchHub.Filter(t.storageKey(), t.namespaced() ? ns : null,
+                Selectors.labels(labelSelector), Selectors.fields(fieldSelector, t));
+        boolean initial = fromVersion == null || fromVersion.isEmpty() || fromVersion.equals("0") || sendInitialEvents;
+        lock.lock();
+        try {
+            long from;
+            List<JsonObject> objects = new ArrayList<>();
+            if (initial) {
+                from = resourceVersion;
+                for (JsonObject o : view(t, ns).values()) {
+                    if (filter.matches(o)) {
+                        objects.add(o);
+                    }
+                }
+            } else {
+                from = parseVersion(fromVersion);
+            }
+            return hub.subscribe(filter, from, objects);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- writes ----
+
+    JsonObject create(ResourceType t, String ns, JsonObject body, WriteOptions opts) {
+        lock.lock();
+        try {
+            JsonObject o = body.deepCopy();
+            typeMeta(t, o);
+            JsonObject m = Json.meta(o);
+            String bodyNs = Json.str(m, "namespace");
+            if (t.namespaced()) {
+                if (bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
+                    throw ApiError.badRequest(
+                            "the namespace of the provided object does not match the namespace sent on the request");
+                }
+                m.addProperty("namespace", ns);
+                JsonObject namespace = namespaces().get(ns);
+                if (namespace == null) {
+                    throw ApiError.notFound("", "namespaces", ns);
+                }
+                if (deleting(namespace)) {
+                    throw ApiError.forbidden(t, Json.str(m, "name") == null ? "" : Json.str(m, "name"),
+                            "unable to create new content in namespace " + ns + " because it is being terminated");
+                }
+            } else {
+                m.remove("namespace");
+            }
+            if (t.custom() && crdTerminating(t)) {
+                throw new ApiError(405, "MethodNotAllowed",
+                        "create not allowed while custom resource definition is terminating", null);
+            }
+            if (Json.str(m, "resourceVersion") != null && !Json.str(m, "resourceVersion").isEmpty()) {
+                throw ApiError.badRequest("resourceVersion should not be set on objects to be created");
+            }
+            if (!t.custom()) {
+                Json.stripNulls(o);
+            }
+            String generateName = Json.str(m, "generateName");
+            String name = Json.str(m, "name");
+            boolean generated = name == null || name.isEmpty();
+            if (generated) {
+                if (generateName == null || generateName.isEmpty()) {
+                    throw ApiError.invalid(t, "", List.of(new ApiError.Cause("FieldValueRequired", "metadata.name",
+                            "Required value: name or generateName is required")));
+                }
+                name = generateName(generateName);
+            }
+            m.addProperty("name", name);
+            m.addProperty("uid", UUID.randomUUID().toString());
+            m.addProperty("creationTimestamp", now());
+            m.addProperty("generation", 1);
+            for (String field : List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields",
+                    "selfLink", "resourceVersion")) {
+                m.remove(field);
+            }
+            List<ApiError.Cause> causes = new ArrayList<>();
+            String nameProblem = Validation.nameProblem(name, Validation.nameRule(t));
+            if (nameProblem != null) {
+                causes.add(ApiError.Cause.invalid("metadata.name", Validation.quote(name), nameProblem));
+            }
+            Validation.checkMeta(m, causes);
+            rules.onCreate(t, o, causes);
+            if (t.isCrd()) {
+                Crds.defaults(o);
+                Crds.validate(o, null, causes);
+            }
+            if (t.custom()) {
+                if (t.statusSubresource()) {
+                    o.remove("status");
+                }
+                applySchema(t, o, opts, causes);
+            }
+            if (!causes.isEmpty()) {
+                throw ApiError.invalid(t, name, causes);
+            }
+            TreeMap<String, JsonObject> objects = storage(t);
+            while (objects.containsKey(key(t, ns, name))) {
+                if (!generated) {
+                    throw ApiError.alreadyExists(t, name);
+                }
+                name = generateName(generateName);
+                m.addProperty("name", name);
+            }
+            if (t.isCrd()) {
+                o.add("status", Crds.status(o, null, now()));
+            }
+            if (opts.dryRun()) {
+                return o;
+            }
+            JsonObject stored = put(t, key(t, ns, name), null, o, "ADDED");
+            if (t.isCrd()) {
+                serve(stored);
+            }
+            return present(t, stored);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    JsonObject update(ResourceType t, String ns, String name, JsonObject body, boolean statusOnly, WriteOptions opts) {
+        lock.lock();
+        try {
+            JsonObject current = must(t, ns, name);
+            JsonObject next = body.deepCopy();
+            typeMeta(t, next);
+            checkIdentity(t, ns, name, next);
+            return replace(t, current, next, statusOnly, opts);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    JsonObject patch(ResourceType t, String ns, String name, String patchType, JsonElement patch, boolean statusOnly,
+            WriteOptions opts) {
+        lock.lock();
+        try {
+            JsonObject current = must(t, ns, name);
+            JsonObject base = present(t, current).deepCopy();
+            JsonElement result = switch (patchType) {
+                case "json" -> Patches.jsonPatch(base, patch);
+                case "merge" -> Patches.mergePatch(base, patch);
+                case "strategic" -> {
+                    if (!patch.isJsonObject()) {
+                        throw ApiError.badRequest("a strategic merge patch must be a JSON object");
+                    }
+                    yield Patches.strategicMergePatch(base, patch.getAsJsonObject(), t);
+                }
+                default -> throw new IllegalArgumentException(patchType);
+            };
+            if (!result.isJsonObject()) {
+                throw ApiError.badRequest("the patch does not result in an object");
+            }
+            JsonObject next = result.getAsJsonObject();
+            typeMeta(t, next);
+            checkIdentity(t, ns, name, next);
+            JsonObject m = Json.meta(next);
+            if (Json.str(m, "resourceVersion") == null || Json.str(m, "resourceVersion").isEmpty()) {
+                m.addProperty("resourceVersion", Json.str(Json.meta(current), "resourceVersion"));
+            }
+            return replace(t, current, next, statusOnly, opts);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deletes one object; returns the object (still present or as deleted) or a success Status, as k8s does. */
+    JsonObject delete(ResourceType t, String ns, String name, JsonObject options, WriteOptions opts) {
+        lock.lock();
+        try {
+            JsonObject current = must(t, ns, name);
+            checkPreconditions(t, name, current, options);
+            if (opts.dryRun()) {
+                return present(t, current);
+            }
+            return present(t, deleteObject(t, current, true));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deletes every matching object; returns the list of them, as the real server does. */
+    Page deleteCollection(ResourceType t, String ns, String labelSelector, String fieldSelector, WriteOptions opts) {
+        Predicate<JsonObject> labels = Selectors.labels(labelSelector);
+        Predicate<JsonObject> fields = Selectors.fields(fieldSelector, t);
+        lock.lock();
+        try {
+            List<JsonObject> deleted = new ArrayList<>();
+            for (JsonObject o : new ArrayList<>(view(t, ns).values())) {
+                if (labels.test(Json.obj(Json.obj(o, "metadata"), "labels")) && fields.test(o)) {
+                    deleted.add(present(t, opts.dryRun() ? o : deleteObject(t, o, false)));
+                }
+            }
+            return new Page(deleted, Long.toString(resourceVersion), null, null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code pods/binding}: assigns an unscheduled pod to a node, as the scheduler does. */
+    JsonObject bind(ResourceType pods, String ns, String podName, JsonObject binding) {
+        JsonObject target = Json.obj(binding, "target");
+        String node = Json.str(target, "name");
+        if (node == null || node.isEmpty()) {
+            throw ApiError.invalid("", "Binding", podName, List.of(ApiError.Cause.required("target.name")));
+        }
+        lock.lock();
+        try {
+            JsonObject current = must(pods, ns, podName);
+            String assigned = Json.str(Json.obj(current, "spec"), "nodeName");
+            if (assigned != null && !assigned.isEmpty()) {
+                throw ApiError.conflict(pods, podName, "pod " + podName + " is already assigned to node \""
+                        + assigned + "\"");
+            }
+            if (deleting(current)) {
+                throw ApiError.conflict(pods, podName, "pod " + podName + " is being deleted, cannot be assigned to a host");
+            }
+            JsonObject next = current.deepCopy();
+            Json.child(next, "spec").addProperty("nodeName", node);
+            JsonObject status = Json.child(next, "status");
+            JsonArray conditions = Json.arr(status, "conditions");
+            if (conditions == null) {
+                conditions = new JsonArray();
+                status.add("conditions", conditions);
+            }
+            conditions.asList().removeIf(c -> "PodScheduled".equals(Json.str(c.getAsJsonObject(), "type")));
+            conditions.add(Json.object("type", "PodScheduled", "status", "True", "lastProbeTime", null,
+                    "lastTransitionTime", now()));
+            Json.stripNulls(next);
+            put(pods, key(pods, ns, podName), current, next, "MODIFIED");
+            return Json.object("kind", "Status", "apiVersion", "v1", "metadata", new JsonObject(), "status", "Success",
+                    "code", 201);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Creates the given namespaces at start, as a fresh cluster has them. */
+    void bootstrap(List<String> namespaceNames) {
+        ResourceType type = registry.find("", "v1", "namespaces");
+        for (String ns : namespaceNames) {
+            create(type, null, Json.object("metadata", Json.object("name", ns)), WriteOptions.defaults());
+        }
+        hub.initialise(resourceVersion);
+    }
+
+    // ---- the one update path ----
+
+    private JsonObject replace(ResourceType t, JsonObject current, JsonObject next, boolean statusOnly,
+            WriteOptions opts) {
+        JsonObject cm = Json.obj(current, "metadata");
+        String name = Json.str(cm, "name");
+        String currentVersion = Json.str(cm, "resourceVersion");
+        String requested = Json.str(Json.meta(next), "resourceVersion");
+        if (requested == null || requested.isEmpty()) {
+            if (!t.unconditionalUpdate()) {
+                throw ApiError.invalid(t, name, List.of(ApiError.Cause.invalid("metadata.resourceVersion", "0x0",
+                        "must be specified for an update")));
+            }
+        } else if (!requested.equals(currentVersion)) {
+            throw ApiError.staleResourceVersion(t, name);
+        }
+        if (!t.custom()) {
+            Json.stripNulls(next);
+        }
+        JsonObject candidate;
+        List<ApiError.Cause> causes = new ArrayList<>();
+        if (statusOnly) {
+            candidate = current.deepCopy();
+            if (next.has("status")) {
+                candidate.add("status", next.get("status").deepCopy());
+            } else {
+                candidate.remove("status");
+            }
+        } else {
+            candidate = next;
+            JsonObject m = Json.meta(candidate);
+            for (String field : List.of("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+                    "generation", "name", "namespace")) {
+                if (cm.has(field)) {
+                    m.add(field, cm.get(field).deepCopy());
+                } else {
+                    m.remove(field);
+                }
+            }
+            m.remove("managedFields");
+            m.remove("selfLink");
+            if (t.statusSubresource()) {
+                if (current.has("status")) {
+                    candidate.add("status", current.get("status").deepCopy());
+                } else {
+                    candidate.remove("status");
+                }
+            }
+            if (deleting(current)) {
+                Set<String> before = finalizers(current);
+                List<String> added = finalizers(candidate).stream().filter(f -> !before.contains(f)).toList();
+                if (!added.isEmpty()) {
+                    causes.add(ApiError.Cause.forbidden("metadata.finalizers", "no new finalizers can be added if the "
+                            + "object is being deleted, found new finalizers " + added));
+                }
+            }
+            Validation.checkMeta(m, causes);
+            rules.onUpdate(t, current, candidate, causes);
+            if (t.isCrd()) {
+                Crds.defaults(candidate);
+                Crds.validate(candidate, current, causes);
+                if (causes.isEmpty()) {
+                    candidate.add("status", Crds.status(candidate, Json.obj(current, "status"), now()));
+                }
+            }
+        }
+        if (t.custom()) {
+            applySchema(t, candidate, opts, causes);
+        }
+        if (!causes.isEmpty()) {
+            throw ApiError.invalid(t, name, causes);
+        }
+        JsonObject m = Json.meta(candidate);
+        m.addProperty("resourceVersion", currentVersion);
+        if (!Json.same(specOf(current), specOf(candidate))) {
+            m.addProperty("generation", Json.obj(current, "metadata").get("generation").getAsLong() + 1);
+        }
+        if (Json.same(current, candidate) || opts.dryRun()) {
+            return present(t, Json.same(current, candidate) ? current : candidate);
+        }
+        if (deleting(candidate) && finalizers(candidate).isEmpty() && contentsGone(t, candidate)) {
+            return present(t, remove(t, candidate, current));
+        }
+        JsonObject stored = put(t, key(t, namespaceOf(candidate), name), current, candidate, "MODIFIED");
+        if (t.isCrd()) {
+            serve(stored);
+        }
+        return present(t, stored);
+    }
+
+    // ---- deletion ----
+
+    /**
+     * Deletes now, or marks for deletion when finalizers remain. A namespace or CRD first deletes what it contains
+     * and goes when that is gone, standing in for the namespace and CRD-finalizer controllers.
+     */
+    private JsonObject deleteObject(ResourceType t, JsonObject current, boolean returnStatus) {
+        boolean container = t.is("", "namespaces") || t.isCrd();
+        if (!finalizers(current).isEmpty() || container) {
+            JsonObject marked = current;
+            if (!deleting(current)) {
+                marked = current.deepCopy();
+                JsonObject m = Json.meta(marked);
+                m.addProperty("deletionTimestamp", now());
+                m.addProperty("deletionGracePeriodSeconds", 0);
+                m.addProperty("generation", m.get("generation").getAsLong() + 1);
+                if (t.is("", "namespaces")) {
+                    Json.child(marked, "status").addProperty("phase", "Terminating");
+                }
+                marked = put(t, key(t, namespaceOf(marked), Json.str(m, "name")), current, marked, "MODIFIED");
+                if (container) {
+                    deleteContents(t, marked);
+                }
+            }
+            JsonObject latest = storage(t).get(key(t, namespaceOf(marked), Json.str(Json.meta(marked), "name")));
+            if (latest != null && finalizers(latest).isEmpty() && contentsGone(t, latest)) {
+                remove(t, latest, latest);
+            }
+            return marked;
+        }
+        JsonObject removed = remove(t, current, current);
+        if (!returnStatus || t.returnsDeletedObject()) {
+            return removed;
+        }
+        JsonObject details = Json.object("name", Json.str(Json.meta(removed), "name"));
+        if (!t.group().isEmpty()) {
+            details.addProperty("group", t.group());
+        }
+        details.addProperty("kind", t.plural());
+        details.addProperty("uid", Json.str(Json.meta(removed), "uid"));
+        return Json.object("kind", "Status", "apiVersion", "v1", "metadata", new JsonObject(), "status", "Success",
+                "details", details);
+    }
+
+    private void deleteContents(ResourceType t, JsonObject container) {
+        String name = Json.str(Json.meta(container), "name");
+        if (t.is("", "namespaces")) {
+            for (Map.Entry<String, TreeMap<String, JsonObject>> e : new ArrayList<>(data.entrySet())) {
+                ResourceType type = typeOfStorage.get(e.getKey());
+                if (type == null || !type.namespaced()) {
+                    continue;
+                }
+                for (JsonObject o : new ArrayList<>(e.getValue().subMap(name + "/", name + "/\uffff").values())) {
+                    if (!deleting(o) || finalizers(o).isEmpty()) {
+                        deleteObject(type, o, false);
+                    }
+                }
+            }
+        } else {
+            JsonObject spec = Json.obj(container, "spec");
+            String storageKey = Json.str(spec, "group") + "/" + Json.str(Json.obj(spec, "names"), "plural");
+            ResourceType type = typeOfStorage.get(storageKey);
+            TreeMap<String, JsonObject> objects = data.get(storageKey);
+            if (type != null && objects != null) {
+                for (JsonObject o : new ArrayList<>(objects.values())) {
+                    if (!deleting(o)) {
+                        deleteObject(type, o, false);
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean contentsGone(ResourceType t, JsonObject o) {
+        String name = Json.str(Json.meta(o), "name");
+        if (t.is("", "namespaces")) {
+            for (Map.Entry<String, TreeMap<String, JsonObject>> e : data.entrySet()) {
+                ResourceType type = typeOfStorage.get(e.getKey());
+                if (type != null && type.namespaced() && !e.getValue().subMap(name + "/", name + "/\uffff").isEmpty()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (t.isCrd()) {
+            JsonObject spec = Json.obj(o, "spec");
+            TreeMap<String, JsonObject> objects = data.get(Json.str(spec, "group") + "/"
+                    + Json.str(Json.obj(spec, "names"), "plural"));
+            return objects == null || objects.isEmpty();
+        }
+        return true;
+    }
+
+    /** After an object is gone, a terminating namespace or CRD that waited for it may go too. */
+    private void afterRemoval(ResourceType t, JsonObject removed) {
+        if (t.isCrd()) {
+            JsonObject spec = Json.obj(removed, "spec");
+            String group = Json.str(spec, "group");
+            String plural = Json.str(Json.obj(spec, "names"), "plural");
+            registry.replaceCustom(group, plural, List.of());
+            hub.closeAll(group + "/" + plural);
+            return;
+        }
+        if (t.namespaced()) {
+            finishIfReady(namespaceType(), namespaces().get(namespaceOf(removed)));
+        }
+        if (t.custom()) {
+            finishIfReady(crdType(), storage(crdType()).get(t.plural() + "." + t.group()));
+        }
+    }
+
+    private void finishIfReady(ResourceType type, JsonObject container) {
+        if (container != null && deleting(container) && finalizers(container).isEmpty()
+                && contentsGone(type, container)) {
+            remove(type, container, container);
+        }
+    }
+
+    private void checkPreconditions(ResourceType t, String name, JsonObject current, JsonObject options) {
+        JsonObject pre = Json.obj(options, "preconditions");
+        if (pre == null) {
+            return;
+        }
+        JsonObject m = Json.obj(current, "metadata");
+        String uid = Json.str(pre, "uid");
+        if (uid != null && !uid.equals(Json.str(m, "uid"))) {
+            throw ApiError.conflict(t, name, "Precondition failed: UID in precondition: " + uid
+                    + ", UID in object meta: " + Json.str(m, "uid"));
+        }
+        String version = Json.str(pre, "resourceVersion");
+        if (version != null && !version.equals(Json.str(m, "resourceVersion"))) {
+            throw ApiError.conflict(t, name, "Precondition failed: ResourceVersion in precondition: " + version
+                    + ", ResourceVersion in object meta: " + Json.str(m, "resourceVersion"));
+        }
+    }
+
+    // ---- storage primitives ----
+
+    private JsonObject put(ResourceType t, String key, JsonObject previous, JsonObject next, String type) {
+        resourceVersion++;
+        Json.meta(next).addProperty("resourceVersion", Long.toString(resourceVersion));
+        storage(t).put(key, next);
+        hub.publish(new WatchHub.Event(resourceVersion, type, t.storageKey(), namespaceOf(next), next, previous));
+        return next;
+    }
+
+    private JsonObject remove(ResourceType t, JsonObject last, JsonObject previous) {
+        resourceVersion++;
+        JsonObject removed = last.deepCopy();
+        Json.meta(removed).addProperty("resourceVersion", Long.toString(resourceVersion));
+        storage(t).remove(key(t, namespaceOf(removed), Json.str(Json.meta(removed), "name")));
+        hub.publish(new WatchHub.Event(resourceVersion, "DELETED", t.storageKey(), namespaceOf(removed), removed,
+                previous));
+        afterRemoval(t, removed);
+        return removed;
+    }
+
+    private TreeMap<String, JsonObject> storage(ResourceType t) {
+        typeOfStorage.putIfAbsent(t.storageKey(), t);
+        return data.computeIfAbsent(t.storageKey(), k -> new TreeMap<>());
+    }
+
+    private NavigableMap<String, JsonObject> view(ResourceType t, String ns) {
+        TreeMap<String, JsonObject> objects = storage(t);
+        if (t.namespaced() && ns != null) {
+            return objects.subMap(ns + "/", true, ns + "/\uffff", false);
+        }
+        return objects;
+    }
+
+    private JsonObject must(ResourceType t, String ns, String name) {
+        JsonObject o = storage(t).get(key(t, ns, name));
+        if (o == null) {
+            throw ApiError.notFound(t, name);
+        }
+        return o;
+    }
+
+    private static String key(ResourceType t, String ns, String name) {
+        return t.namespaced() ? ns + "/" + name : name;
+    }
+
+    private TreeMap<String, JsonObject> namespaces() {
+        return storage(namespaceType());
+    }
+
+    private ResourceType namespaceType() {
+        return registry.find("", "v1", "namespaces");
+    }
+
+    private ResourceType crdType() {
+        return registry.find("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+    }
+
+    private boolean crdTerminating(ResourceType t) {
+        JsonObject crd = storage(crdType()).get(t.plural() + "." + t.group());
+        return crd != null && deleting(crd);
+    }
+
+    private void serve(JsonObject crd) {
+        JsonObject spec = Json.obj(crd, "spec");
+        List<ResourceType> types = Crds.types(crd);
+        String group = Json.str(spec, "group");
+        String plural = Json.str(Json.obj(spec, "names"), "plural");
+        registry.replaceCustom(group, plural, types);
+        if (!types.isEmpty()) {
+            typeOfStorage.put(group + "/" + plural, types.get(0));
+        }
+    }
+
+    // ---- helpers ----
+
+    /** Prunes, defaults and validates a custom resource against its version's schema. */
+    private static void applySchema(ResourceType t, JsonObject o, WriteOptions opts, List<ApiError.Cause> causes) {
+        if (t.schema() == null) {
+            return;
+        }
+        List<String> unknown = new ArrayList<>();
+        SchemaValidator.pruneAndDefault(o, t.schema(), unknown);
+        if (!unknown.isEmpty()) {
+            if ("Strict".equalsIgnoreCase(opts.fieldValidation())) {
+                throw ApiError.badRequest(t.kind() + " in version \"" + t.version() + "\" cannot be handled as a "
+                        + t.kind() + ": strict decoding error: " + String.join(", ",
+                                unknown.stream().map(u -> "unknown field \"" + u + "\"").toList()));
+            }
+            if (!"Ignore".equalsIgnoreCase(opts.fieldValidation())) {
+                unknown.forEach(u -> opts.warnings().add("unknown field \"" + u + "\""));
+            }
+        }
+        SchemaValidator.validate(o, t.schema(), causes);
+    }
+
+    private static void typeMeta(ResourceType t, JsonObject o) {
+        String kind = Json.str(o, "kind");
+        if (kind != null && !kind.isEmpty() && !kind.equals(t.kind())) {
+            throw ApiError.badRequest("the kind in the request body (" + kind + ") does not match the resource ("
+                    + t.kind() + ")");
+        }
+        String apiVersion = Json.str(o, "apiVersion");
+        if (apiVersion != null && !apiVersion.isEmpty()) {
+            String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+            if (!group.equals(t.group())) {
+                throw ApiError.badRequest("the API version in the data (" + apiVersion
+                        + ") does not match the expected API version (" + t.apiVersion() + ")");
+            }
+        }
+        o.addProperty("apiVersion", t.apiVersion());
+        o.addProperty("kind", t.kind());
+    }
+
+    private static void checkIdentity(ResourceType t, String ns, String name, JsonObject next) {
+        JsonObject m = Json.meta(next);
+        String bodyName = Json.str(m, "name");
+        if (bodyName != null && !bodyName.isEmpty() && !bodyName.equals(name)) {
+            throw ApiError.badRequest("the name of the object (" + bodyName + ") does not match the name on the URL ("
+                    + name + ")");
+        }
+        String bodyNs = Json.str(m, "namespace");
+        if (t.namespaced() && bodyNs != null && !bodyNs.isEmpty() && !bodyNs.equals(ns)) {
+            throw ApiError.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
+    }
+
+    /** The object as seen through one served version: the same fields with that version's apiVersion. */
+    static JsonObject present(ResourceType t, JsonObject o) {
+        if (t.apiVersion().equals(Json.str(o, "apiVersion"))) {
+            return o;
+        }
+        JsonObject copy = o.deepCopy();
+        copy.addProperty("apiVersion", t.apiVersion());
+        return copy;
+    }
+
+    /** What counts as a spec change for {@code metadata.generation}: everything but metadata and status. */
+    private static JsonObject specOf(JsonObject o) {
+        JsonObject copy = new JsonObject();
+        for (Map.Entry<String, JsonElement> e : o.entrySet()) {
+            if (!Set.of("metadata", "status", "apiVersion", "kind").contains(e.getKey())) {
+                copy.add(e.getKey(), e.getValue());
+            }
+        }
+        return copy;
+    }
+
+    private static boolean deleting(JsonObject o) {
+        return Json.str(Json.obj(o, "metadata"), "deletionTimestamp") != null;
+    }
+
+    private static Set<String> finalizers(JsonObject o) {
+        Set<String> set = new HashSet<>();
+        JsonArray list = Json.arr(Json.obj(o, "metadata"), "finalizers");
+        if (list != null) {
+            list.forEach(f -> set.add(f.getAsString()));
+        }
+        return set;
+    }
+
+    private static String namespaceOf(JsonObject o) {
+        return Json.str(Json.obj(o, "metadata"), "namespace");
+    }
+
+    private String now() {
+        return DateTimeFormatter.ISO_INSTANT.format(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    private String generateName(String base) {
+        String prefix = base.length() > MAX_GENERATED_BASE ? base.substring(0, MAX_GENERATED_BASE) : base;
+        StringBuilder name = new StringBuilder(prefix);
+        for (int i = 0; i < 5; i++) {
+            name.append(GENERATED_NAME_CHARS.charAt(random.nextInt(GENERATED_NAME_CHARS.length())));
+        }
+        return name.toString();
+    }
+
+    private static long parseVersion(String version) {
+        try {
+            return Long.parseLong(version);
+        } catch (NumberFormatException e) {
+            throw ApiError.badRequest("resourceVersion: Invalid value: \"" + version + "\": must be a number");
+        }
+    }
+
+    private static String encodeContinue(String version, String lastKey) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString((version + "\n" + lastKey)
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String[] decodeContinue(String token) {
+        try {
+            String[] parts = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8).split("\n", 2);
+            if (parts.length != 2) {
+                throw new IllegalArgumentException();
+            }
+            return parts;
+        } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest("continue key is not valid");
+        }
+    }
+}
