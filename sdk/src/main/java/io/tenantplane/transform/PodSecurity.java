@@ -1,0 +1,165 @@
+package io.tenantplane.transform;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The checks of the Kubernetes Pod Security Standards that the host namespace would enforce, run before a pod is
+ * written so that the plan shows the problem (with its field) instead of the host API rejecting the write.
+ */
+final class PodSecurity {
+
+    record Violation(String fieldPath, String message) {
+    }
+
+    private static final Set<String> BASELINE_CAPABILITIES = Set.of("AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER",
+            "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT");
+    private static final Set<String> RESTRICTED_VOLUME_TYPES = Set.of("configMap", "csi", "downwardAPI", "emptyDir",
+            "ephemeral", "persistentVolumeClaim", "projected", "secret", "image");
+    private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers", "ephemeralContainers");
+
+    private PodSecurity() {
+    }
+
+    static List<Violation> check(JsonObject pod, PodSecurityLevel level) {
+        List<Violation> out = new ArrayList<>();
+        if (level == PodSecurityLevel.PRIVILEGED) {
+            return out;
+        }
+        String lv = level.display();
+        JsonObject spec = Json.object(pod, "spec");
+        if (spec == null) {
+            return out;
+        }
+        for (String f : List.of("hostNetwork", "hostPID", "hostIPC")) {
+            if (isTrue(spec.get(f))) {
+                out.add(new Violation("spec." + f, "the " + lv + " Pod Security level forbids " + f + ": true"));
+            }
+        }
+        JsonObject podSc = Json.object(spec, "securityContext");
+        JsonArray volumes = array(spec, "volumes");
+        for (int i = 0; i < volumes.size(); i++) {
+            if (!volumes.get(i).isJsonObject()) {
+                continue;
+            }
+            JsonObject v = volumes.get(i).getAsJsonObject();
+            if (v.has("hostPath")) {
+                out.add(new Violation("spec.volumes[" + i + "].hostPath", "the " + lv + " Pod Security level forbids hostPath volumes"));
+            } else if (level == PodSecurityLevel.RESTRICTED) {
+                for (String key : v.keySet()) {
+                    if (!key.equals("name") && !RESTRICTED_VOLUME_TYPES.contains(key)) {
+                        out.add(new Violation("spec.volumes[" + i + "]." + key, "the restricted Pod Security level "
+                                + "allows only configMap, csi, downwardAPI, emptyDir, ephemeral, image, "
+                                + "persistentVolumeClaim, projected and secret volumes"));
+                    }
+                }
+            }
+        }
+        if (podSc != null) {
+            seccompUnconfined(podSc, "spec.securityContext", lv, out);
+        }
+        for (String list : CONTAINER_LISTS) {
+            JsonArray cs = array(spec, list);
+            for (int i = 0; i < cs.size(); i++) {
+                if (cs.get(i).isJsonObject()) {
+                    checkContainer(cs.get(i).getAsJsonObject(), "spec." + list + "[" + i + "]", podSc, level, out);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void checkContainer(JsonObject c, String path, JsonObject podSc, PodSecurityLevel level,
+                                       List<Violation> out) {
+        String lv = level.display();
+        JsonObject sc = Json.object(c, "securityContext");
+        String scPath = path + ".securityContext";
+        if (sc != null && isTrue(sc.get("privileged"))) {
+            out.add(new Violation(scPath + ".privileged", "the " + lv + " Pod Security level forbids privileged containers"));
+        }
+        JsonArray ports = array(c, "ports");
+        for (int i = 0; i < ports.size(); i++) {
+            JsonElement hp = ports.get(i).isJsonObject() ? ports.get(i).getAsJsonObject().get("hostPort") : null;
+            if (hp != null && hp.isJsonPrimitive() && hp.getAsJsonPrimitive().isNumber() && hp.getAsInt() != 0) {
+                out.add(new Violation(path + ".ports[" + i + "].hostPort", "the " + lv + " Pod Security level forbids host ports"));
+            }
+        }
+        JsonArray add = array(Json.object(c, "securityContext", "capabilities"), "add");
+        for (int i = 0; i < add.size(); i++) {
+            String cap = add.get(i).isJsonPrimitive() ? add.get(i).getAsString() : String.valueOf(add.get(i));
+            boolean ok = level == PodSecurityLevel.RESTRICTED ? cap.equals("NET_BIND_SERVICE") : BASELINE_CAPABILITIES.contains(cap);
+            if (!ok) {
+                out.add(new Violation(scPath + ".capabilities.add[" + i + "]", "the " + lv + " Pod Security level forbids "
+                        + "adding capability " + cap));
+            }
+        }
+        if (sc != null) {
+            String procMount = Json.string(sc, "procMount");
+            if (procMount != null && !procMount.equals("Default")) {
+                out.add(new Violation(scPath + ".procMount", "the " + lv + " Pod Security level requires the Default procMount"));
+            }
+            seccompUnconfined(sc, scPath, lv, out);
+        }
+        if (level != PodSecurityLevel.RESTRICTED) {
+            return;
+        }
+        if (sc == null || !isFalse(sc.get("allowPrivilegeEscalation"))) {
+            out.add(new Violation(scPath + ".allowPrivilegeEscalation", "the restricted Pod Security level requires "
+                    + "allowPrivilegeEscalation: false"));
+        }
+        JsonElement cNonRoot = sc == null ? null : sc.get("runAsNonRoot");
+        JsonElement pNonRoot = podSc == null ? null : podSc.get("runAsNonRoot");
+        if (!(isTrue(cNonRoot) || (cNonRoot == null && isTrue(pNonRoot)))) {
+            out.add(new Violation(scPath + ".runAsNonRoot", "the restricted Pod Security level requires runAsNonRoot: true "
+                    + "(on the container or the pod)"));
+        }
+        if (isZero(sc == null ? null : sc.get("runAsUser")) || isZero(podSc == null ? null : podSc.get("runAsUser"))) {
+            out.add(new Violation(scPath + ".runAsUser", "the restricted Pod Security level forbids runAsUser: 0"));
+        }
+        String cSeccomp = sc == null ? null : Json.string(sc, "seccompProfile", "type");
+        String pSeccomp = podSc == null ? null : Json.string(podSc, "seccompProfile", "type");
+        String effective = cSeccomp != null ? cSeccomp : pSeccomp;
+        if (!"RuntimeDefault".equals(effective) && !"Localhost".equals(effective)) {
+            out.add(new Violation(scPath + ".seccompProfile.type", "the restricted Pod Security level requires seccompProfile "
+                    + "type RuntimeDefault or Localhost (on the container or the pod)"));
+        }
+        JsonArray drop = array(Json.object(c, "securityContext", "capabilities"), "drop");
+        boolean dropsAll = false;
+        for (JsonElement d : drop) {
+            dropsAll |= d.isJsonPrimitive() && d.getAsString().equals("ALL");
+        }
+        if (!dropsAll) {
+            out.add(new Violation(scPath + ".capabilities.drop", "the restricted Pod Security level requires dropping "
+                    + "capability ALL"));
+        }
+    }
+
+    private static void seccompUnconfined(JsonObject sc, String path, String lv, List<Violation> out) {
+        if ("Unconfined".equals(Json.string(sc, "seccompProfile", "type"))) {
+            out.add(new Violation(path + ".seccompProfile.type", "the " + lv + " Pod Security level forbids the "
+                    + "Unconfined seccomp profile"));
+        }
+    }
+
+    private static JsonArray array(JsonObject o, String key) {
+        JsonElement e = o == null ? null : o.get(key);
+        return e != null && e.isJsonArray() ? e.getAsJsonArray() : new JsonArray();
+    }
+
+    private static boolean isTrue(JsonElement e) {
+        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isBoolean() && e.getAsBoolean();
+    }
+
+    private static boolean isFalse(JsonElement e) {
+        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isBoolean() && !e.getAsBoolean();
+    }
+
+    private static boolean isZero(JsonElement e) {
+        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber() && e.getAsLong() == 0;
+    }
+}

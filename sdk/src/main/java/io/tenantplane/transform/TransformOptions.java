@@ -1,0 +1,78 @@
+package io.tenantplane.transform;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.naming.HostNames;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What the transform takes from the tenant's IsolationProfile and mode.
+ *
+ * @param hostServiceAccount  the host ServiceAccount tenant pods run as when the SyncPolicy does not sync
+ *                            ServiceAccounts (token automount is then always off)
+ * @param allowedServiceTypes the Service types a tenant may create, e.g. {@code ClusterIP}
+ * @param podSecurity         the Pod Security level tenant pods must meet before they reach the host
+ * @param nodeSelector        node labels every tenant pod gets (dedicated mode); they win over the pod's own
+ * @param tolerations         tolerations every tenant pod gets (dedicated mode); each one a Kubernetes toleration object
+ * @param keepNodeName        whether a pod's {@code spec.nodeName} is kept (otherwise the host scheduler places it)
+ */
+public record TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes,
+                               PodSecurityLevel podSecurity, Map<String, String> nodeSelector,
+                               List<JsonObject> tolerations, boolean keepNodeName) {
+
+    /** The options used when none are given: see {@link #defaults()}. */
+    public TransformOptions {
+        if (!HostNames.isDns1123Subdomain(hostServiceAccount)) {
+            throw new IllegalArgumentException("hostServiceAccount '" + hostServiceAccount + "' is not a valid ServiceAccount name");
+        }
+        allowedServiceTypes = Collections.unmodifiableSortedSet(new TreeSet<>(
+                Objects.requireNonNull(allowedServiceTypes, "allowedServiceTypes")));
+        Objects.requireNonNull(podSecurity, "podSecurity");
+        nodeSelector = Collections.unmodifiableMap(new TreeMap<>(nodeSelector == null ? Map.of() : nodeSelector));
+        tolerations = tolerations == null ? List.of() : tolerations.stream().map(JsonObject::deepCopy).toList();
+    }
+
+    /**
+     * Host ServiceAccount {@code default}, only {@code ClusterIP} Services, the {@code restricted} Pod Security level,
+     * no node placement, host-scheduled pods.
+     */
+    public static TransformOptions defaults() {
+        return new TransformOptions("default", Set.of("ClusterIP"), PodSecurityLevel.RESTRICTED, Map.of(), List.of(), false);
+    }
+
+    /** Copies of the tolerations (the record keeps its own). */
+    @Override
+    public List<JsonObject> tolerations() {
+        return tolerations.stream().map(JsonObject::deepCopy).toList();
+    }
+
+    /** These options with another host ServiceAccount. */
+    public TransformOptions withHostServiceAccount(String name) {
+        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName);
+    }
+
+    /** These options with other allowed Service types. */
+    public TransformOptions withAllowedServiceTypes(Set<String> types) {
+        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName);
+    }
+
+    /** These options with another Pod Security level. */
+    public TransformOptions withPodSecurity(PodSecurityLevel level) {
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName);
+    }
+
+    /** These options with node placement. */
+    public TransformOptions withPlacement(Map<String, String> selector, List<JsonObject> podTolerations) {
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName);
+    }
+
+    /** These options with {@code keepNodeName} set. */
+    public TransformOptions withKeepNodeName(boolean keep) {
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep);
+    }
+}

@@ -1,0 +1,80 @@
+package io.tenantplane.transform;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.naming.TenantObjectRef;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@link Transformer#transform} made of one tenant object: a host object, a rejection (the object must not
+ * reach the host as it is) or a skip (it deliberately stays in the tenant).
+ */
+public sealed interface TransformResult {
+
+    /** Reason: the tenant object is malformed (missing kind, name or namespace, or an invalid name). */
+    String INVALID_SOURCE = "InvalidSource";
+    /** Reason: a pod asks for something the isolation profile's Pod Security level forbids. */
+    String POD_SECURITY_VIOLATION = "PodSecurityViolation";
+    /** Reason: a Service type the isolation profile does not allow. */
+    String SERVICE_TYPE_NOT_ALLOWED = "ServiceTypeNotAllowed";
+    /** Reason: a field that would reach outside the tenant (e.g. Service {@code externalIPs}). */
+    String FIELD_NOT_ALLOWED = "FieldNotAllowed";
+    /** Reason: the object refers to an object of a kind the SyncPolicy does not sync, so it would break on the host. */
+    String REFERENCES_UNSYNCED_KIND = "ReferencesUnsyncedKind";
+    /** Reason: a host controller maintains the equivalent object (e.g. EndpointSlices of a Service with a selector). */
+    String MANAGED_BY_HOST = "ManagedByHost";
+    /** Reason: the object belongs to the tenant's own control plane (e.g. Service {@code default/kubernetes}). */
+    String TENANT_ONLY = "TenantOnly";
+
+    /** The tenant object this result is about; null only when the object is too malformed to name. */
+    TenantObjectRef source();
+
+    /** A stable machine reason in CamelCase ({@code Synced} for a transformed object). */
+    String reason();
+
+    /**
+     * The tenant object as a host object.
+     *
+     * @param host  the desired host object with the full reverse-mapping metadata except {@link ReverseMapping#REASON},
+     *              which the planner sets from its decision (see {@link #withReason})
+     * @param notes sentences about changes beyond renaming (e.g. "removed the service account token volume ...")
+     */
+    record Transformed(TenantObjectRef source, JsonObject host, List<String> notes) implements TransformResult {
+        public Transformed {
+            Objects.requireNonNull(source, "source");
+            Objects.requireNonNull(host, "host");
+            notes = List.copyOf(notes);
+        }
+
+        @Override
+        public String reason() {
+            return "Synced";
+        }
+
+        /** A copy of {@link #host} carrying {@code tenantplane.io/reason=<reason>}. */
+        public JsonObject withReason(String reason) {
+            JsonObject copy = host.deepCopy();
+            Json.child(copy, "metadata", "annotations").addProperty(ReverseMapping.REASON, reason);
+            return copy;
+        }
+    }
+
+    /**
+     * The tenant object must not reach the host: an {@code Error} decision.
+     *
+     * @param fieldPath the offending field, e.g. {@code spec.hostNetwork}
+     * @param message   a sentence naming the field and what is allowed
+     */
+    record Rejected(TenantObjectRef source, String reason, String fieldPath, String message) implements TransformResult {
+    }
+
+    /**
+     * The tenant object deliberately stays in the tenant: a {@code Skip} decision.
+     *
+     * @param fieldPath the field that caused it, e.g. {@code spec.volumes[0].configMap.name}; null when none
+     */
+    record Skipped(TenantObjectRef source, String reason, String fieldPath, String message) implements TransformResult {
+    }
+}

@@ -1,0 +1,743 @@
+package io.tenantplane.transform;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.naming.HostNames;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.naming.TenantObjectRef;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Turns one tenant object into the host object that represents it. Pure and thread-safe; the input is never
+ * modified, and every field the transform does not know survives unchanged.
+ *
+ * <p>For every kind: a deep copy; host name and namespace; tenant-supplied {@code tenantplane.io/*} labels and
+ * annotations stripped, then the full reverse-mapping metadata added (see {@link ReverseMapping}); host-owned fields
+ * stripped ({@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp},
+ * {@code deletionTimestamp}, {@code deletionGracePeriodSeconds}, {@code managedFields}, {@code selfLink},
+ * {@code ownerReferences}, {@code finalizers}, {@code generateName}, {@code status}). Per kind:
+ * <ul>
+ *   <li>Pod: the Pod Security level is checked; references to ConfigMaps, Secrets, PVCs and ServiceAccounts are
+ *       rewritten to host names (volumes, projected sources, {@code envFrom}, {@code env[].valueFrom},
+ *       {@code imagePullSecrets}); a reference to a kind the SyncPolicy does not sync makes the pod a skip. Without
+ *       synced ServiceAccounts the pod runs as the host ServiceAccount of the options with no token: the tenant
+ *       API's {@code kube-api-access-*} volume and any {@code serviceAccountToken} projection are removed, so a tenant
+ *       pod never holds a host credential. Downward-API fields {@code metadata.name/namespace/uid} read the source
+ *       annotations, so the pod still sees its tenant identity. {@code enableServiceLinks} is turned off (the host
+ *       namespace's Service variables would leak other tenants' Services); {@code nodeName} is dropped unless the
+ *       options keep it; {@code priority}, {@code preemptionPolicy} and {@code overhead} are left to host admission;
+ *       the options' node selector and tolerations are added.</li>
+ *   <li>Service: type checked against the allowed types; {@code externalIPs} refused; {@code clusterIP(s)} (unless
+ *       {@code None}), {@code healthCheckNodePort} and {@code ports[].nodePort} dropped; a non-empty selector gets
+ *       the tenant and virtual-namespace labels.</li>
+ *   <li>Ingress: backend Service names and TLS Secret names rewritten.</li>
+ *   <li>Endpoints / EndpointSlice: {@code targetRef}s and the {@code kubernetes.io/service-name} label rewritten.</li>
+ *   <li>NetworkPolicy / PodDisruptionBudget: selectors scoped to the tenant and virtual namespace.</li>
+ *   <li>ServiceAccount: token {@code secrets} dropped, {@code imagePullSecrets} rewritten.</li>
+ *   <li>PersistentVolumeClaim: {@code volumeName} dropped unless PersistentVolumes are synced, data sources rewritten,
+ *       binder annotations dropped.</li>
+ *   <li>Secret: {@code kubernetes.io/service-account-token} Secrets stay in the tenant.</li>
+ * </ul>
+ */
+public final class Transformer {
+
+    private static final Set<String> NAMESPACED = Set.of("Pod", "Service", "ConfigMap", "Secret",
+            "PersistentVolumeClaim", "ServiceAccount", "Ingress", "Endpoints", "EndpointSlice", "NetworkPolicy",
+            "PodDisruptionBudget", "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob", "Role",
+            "RoleBinding", "Lease", "Event", "LimitRange", "ResourceQuota", "HorizontalPodAutoscaler");
+    private static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "Node", "PersistentVolume", "StorageClass",
+            "IngressClass", "PriorityClass", "RuntimeClass", "ClusterRole", "ClusterRoleBinding",
+            "CustomResourceDefinition", "CSIDriver", "CSINode", "VolumeAttachment", "APIService");
+    private static final List<String> HOST_OWNED_METADATA = List.of("uid", "resourceVersion", "generation",
+            "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink",
+            "ownerReferences", "finalizers", "generateName");
+    private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers", "ephemeralContainers");
+    private static final List<String> PVC_BINDER_ANNOTATION_PREFIXES = List.of("pv.kubernetes.io/",
+            "volume.kubernetes.io/", "volume.beta.kubernetes.io/");
+    private static final Set<String> TENANT_CONTROLLER_SLICE_MANAGERS = Set.of("endpointslice-controller.k8s.io",
+            "endpointslicemirroring-controller.k8s.io");
+    static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+    static final String SLICE_MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
+
+    private final String tenant;
+    private final String hostNamespace;
+    private final SyncRules rules;
+    private final TransformOptions options;
+
+    /**
+     * @param tenant        the tenant's name (a DNS-1123 label)
+     * @param hostNamespace the host namespace namespaced objects land in
+     * @param policy        what is synced; references to kinds it does not sync are skips
+     * @param options       what the isolation profile asks of pods and Services
+     * @throws IllegalArgumentException naming the argument when the tenant or host namespace is not a DNS-1123 label
+     */
+    public Transformer(String tenant, String hostNamespace, SyncPolicy policy, TransformOptions options) {
+        if (!HostNames.isDns1123Label(tenant)) {
+            throw new IllegalArgumentException("tenant '" + tenant + "' is not a DNS-1123 label");
+        }
+        if (!HostNames.isDns1123Label(hostNamespace)) {
+            throw new IllegalArgumentException("hostNamespace '" + hostNamespace + "' is not a DNS-1123 label");
+        }
+        this.tenant = tenant;
+        this.hostNamespace = hostNamespace;
+        this.rules = SyncRules.of(policy);
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /** The sync rules this transformer checks references against. */
+    public SyncRules rules() {
+        return rules;
+    }
+
+    /**
+     * The identity of a tenant object, or null when it is too malformed to have one ({@link #transform} then says why).
+     * Known cluster-scoped kinds (and unknown kinds without {@code metadata.namespace}) get a null virtual namespace.
+     */
+    public TenantObjectRef identify(JsonObject tenantObject) {
+        Identity id = identity(tenantObject);
+        return id.rejected() == null ? id.source() : null;
+    }
+
+    /** True when objects of {@code kind} live in a namespace (known kinds by table, others by the object itself). */
+    static boolean namespaced(String kind, boolean hasNamespace) {
+        if (NAMESPACED.contains(kind)) {
+            return true;
+        }
+        if (CLUSTER_SCOPED.contains(kind)) {
+            return false;
+        }
+        return hasNamespace;
+    }
+
+    /**
+     * The host object for {@code tenantObject}, or why there is none.
+     *
+     * @param tenantObject a Kubernetes object as read from the tenant API (any kind); not modified
+     */
+    public TransformResult transform(JsonObject tenantObject) {
+        Identity id = identity(tenantObject);
+        if (id.rejected() != null) {
+            return id.rejected();
+        }
+        TenantObjectRef src = id.source();
+        Work w = new Work(src, tenantObject.deepCopy(), id.hostName());
+        TransformResult early = tenantOnly(w);
+        if (early != null) {
+            return early;
+        }
+        JsonObject meta = Json.child(w.host, "metadata");
+        HOST_OWNED_METADATA.forEach(meta::remove);
+        w.host.remove("status");
+        meta.addProperty("name", w.hostName);
+        if (src.virtualNamespace() != null) {
+            meta.addProperty("namespace", hostNamespace);
+        } else {
+            meta.remove("namespace");
+        }
+        TransformResult problem = switch (src.kind()) {
+            case "Pod" -> pod(w);
+            case "Service" -> service(w);
+            case "Ingress" -> ingress(w);
+            case "Endpoints" -> endpoints(w);
+            case "EndpointSlice" -> endpointSlice(w);
+            case "NetworkPolicy" -> networkPolicy(w);
+            case "PodDisruptionBudget" -> podDisruptionBudget(w);
+            case "ServiceAccount" -> serviceAccount(w);
+            case "PersistentVolumeClaim" -> persistentVolumeClaim(w);
+            default -> null;
+        };
+        if (problem != null) {
+            return problem;
+        }
+        if (!w.invalid.isEmpty()) {
+            Ref first = w.invalid.get(0);
+            return new TransformResult.Rejected(src, TransformResult.INVALID_SOURCE, first.path(),
+                    first.path() + ": '" + first.name() + "' is not a valid " + first.kind() + " name");
+        }
+        if (!w.unsynced.isEmpty()) {
+            return unsyncedSkip(w);
+        }
+        addReverseMapping(w);
+        Json.child(w.host, "metadata", "annotations").addProperty(ReverseMapping.SOURCE_HASH, Canonical.sourceHash(w.host));
+        return new TransformResult.Transformed(src, w.host, w.notes);
+    }
+
+    private TransformResult unsyncedSkip(Work w) {
+        Ref first = w.unsynced.get(0);
+        String kinds = w.unsynced.stream().map(Ref::kind).distinct().sorted().collect(Collectors.joining(", "));
+        String more = w.unsynced.size() == 1 ? "" : " (and " + (w.unsynced.size() - 1) + " more reference"
+                + (w.unsynced.size() == 2 ? "" : "s") + ")";
+        return new TransformResult.Skipped(w.src, TransformResult.REFERENCES_UNSYNCED_KIND, first.path(),
+                first.path() + " refers to " + first.kind() + " '" + first.name() + "', but the SyncPolicy does not sync "
+                        + kinds + " from namespace " + w.src.virtualNamespace() + " to the host" + more
+                        + "; the " + w.src.kind() + " would not work there, so it stays in the tenant");
+    }
+
+    /** Either a valid identity (source and host name) or why there is none. */
+    private record Identity(TenantObjectRef source, String hostName, TransformResult.Rejected rejected) {
+        static Identity rejected(TransformResult.Rejected r) {
+            return new Identity(null, null, r);
+        }
+    }
+
+    private Identity identity(JsonObject o) {
+        String kind = o == null ? null : Json.string(o, "kind");
+        if (kind == null || kind.isEmpty()) {
+            return Identity.rejected(new TransformResult.Rejected(null, TransformResult.INVALID_SOURCE, "kind", "the object has no kind"));
+        }
+        String name = Json.string(o, "metadata", "name");
+        if (name == null || name.isEmpty()) {
+            return Identity.rejected(new TransformResult.Rejected(null, TransformResult.INVALID_SOURCE, "metadata.name",
+                    "the " + kind + " has no metadata.name"));
+        }
+        String ns = Json.string(o, "metadata", "namespace");
+        boolean namespaced = namespaced(kind, ns != null && !ns.isEmpty());
+        if (namespaced && (ns == null || ns.isEmpty())) {
+            return Identity.rejected(new TransformResult.Rejected(null, TransformResult.INVALID_SOURCE, "metadata.namespace",
+                    kind + " " + name + " has no metadata.namespace"));
+        }
+        String vns = namespaced ? ns : null;
+        TenantObjectRef src = new TenantObjectRef(tenant, kind, vns, name, Json.string(o, "metadata", "uid"));
+        try {
+            return new Identity(src, src.hostName(), null);
+        } catch (IllegalArgumentException e) {
+            String field = e.getMessage().startsWith("virtualNamespace") ? "metadata.namespace" : "metadata.name";
+            return Identity.rejected(new TransformResult.Rejected(null, TransformResult.INVALID_SOURCE, field,
+                    field + ": " + e.getMessage().substring(e.getMessage().indexOf(' ') + 1)));
+        }
+    }
+
+    private TransformResult tenantOnly(Work w) {
+        String kind = w.src.kind();
+        boolean apiService = "default".equals(w.src.virtualNamespace()) && "kubernetes".equals(w.src.name())
+                && (kind.equals("Service") || kind.equals("Endpoints"));
+        boolean apiSlice = kind.equals("EndpointSlice") && "default".equals(w.src.virtualNamespace())
+                && "kubernetes".equals(Json.labels(w.host).get(SERVICE_NAME_LABEL));
+        if (apiService || apiSlice) {
+            return new TransformResult.Skipped(w.src, TransformResult.TENANT_ONLY, "metadata.name",
+                    kind + " default/" + w.src.name() + " belongs to the tenant's own API server and stays in the tenant");
+        }
+        if (kind.equals("Secret") && "kubernetes.io/service-account-token".equals(Json.string(w.host, "type"))) {
+            return new TransformResult.Skipped(w.src, TransformResult.TENANT_ONLY, "type",
+                    "Secrets of type kubernetes.io/service-account-token stay in the tenant: on the host they would be "
+                            + "filled with a host credential");
+        }
+        return null;
+    }
+
+    private void addReverseMapping(Work w) {
+        JsonObject meta = Json.child(w.host, "metadata");
+        for (String key : List.of("labels", "annotations")) {
+            JsonObject m = Json.child(meta, key);
+            m.keySet().removeIf(ReverseMapping::isReserved);
+        }
+        JsonObject labels = Json.child(meta, "labels");
+        ReverseMapping.labels(w.src).forEach(labels::addProperty);
+        JsonObject ann = Json.child(meta, "annotations");
+        ReverseMapping.annotations(w.src, null).forEach(ann::addProperty);
+    }
+
+    // ---------------------------------------------------------------- Pod
+
+    private TransformResult pod(Work w) {
+        List<PodSecurity.Violation> violations = PodSecurity.check(w.host, options.podSecurity());
+        if (!violations.isEmpty()) {
+            PodSecurity.Violation v = violations.get(0);
+            String more = violations.size() == 1 ? "" : " (and " + (violations.size() - 1) + " more: "
+                    + violations.stream().skip(1).map(PodSecurity.Violation::fieldPath).collect(Collectors.joining(", ")) + ")";
+            return new TransformResult.Rejected(w.src, TransformResult.POD_SECURITY_VIOLATION, v.fieldPath(),
+                    v.fieldPath() + ": " + v.message() + more);
+        }
+        JsonObject spec = Json.child(w.host, "spec");
+        boolean syncSa = rules.syncsToHost("ServiceAccount", w.src.virtualNamespace());
+        Set<String> removedVolumes = new HashSet<>();
+        JsonArray volumes = array(spec, "volumes");
+        if (volumes != null) {
+            JsonArray kept = new JsonArray();
+            for (int i = 0; i < volumes.size(); i++) {
+                JsonElement ve = volumes.get(i);
+                if (!ve.isJsonObject()) {
+                    kept.add(ve);
+                    continue;
+                }
+                JsonObject v = ve.getAsJsonObject();
+                String vname = Json.string(v, "name");
+                if (!syncSa && isTenantTokenVolume(v)) {
+                    removedVolumes.add(vname);
+                    w.notes.add("removed volume " + vname + " (the tenant API's service account token): tenant pods get "
+                            + "no token on the host");
+                    continue;
+                }
+                podVolume(w, v, "spec.volumes[" + i + "]", syncSa);
+                kept.add(v);
+            }
+            spec.add("volumes", kept);
+        }
+        for (String list : CONTAINER_LISTS) {
+            JsonArray cs = array(spec, list);
+            for (int i = 0; cs != null && i < cs.size(); i++) {
+                if (cs.get(i).isJsonObject()) {
+                    container(w, cs.get(i).getAsJsonObject(), "spec." + list + "[" + i + "]", removedVolumes);
+                }
+            }
+        }
+        JsonArray pulls = array(spec, "imagePullSecrets");
+        for (int i = 0; pulls != null && i < pulls.size(); i++) {
+            if (pulls.get(i).isJsonObject()) {
+                rewrite(w, pulls.get(i).getAsJsonObject(), "name", "Secret", "spec.imagePullSecrets[" + i + "].name");
+            }
+        }
+        serviceAccount(w, spec, syncSa);
+        if (!spec.has("hostname") && HostNames.isDns1123Label(w.src.name())) {
+            spec.addProperty("hostname", w.src.name());
+        }
+        String subdomain = Json.string(spec, "subdomain");
+        if (subdomain != null && rules.syncsToHost("Service", w.src.virtualNamespace())) {
+            spec.addProperty("subdomain", host(w, "Service", subdomain, "spec.subdomain"));
+        }
+        if (!options.keepNodeName()) {
+            spec.remove("nodeName");
+        }
+        spec.remove("priority");
+        spec.remove("preemptionPolicy");
+        spec.remove("overhead");
+        spec.addProperty("enableServiceLinks", false);
+        if (!options.nodeSelector().isEmpty()) {
+            JsonObject sel = Json.child(spec, "nodeSelector");
+            options.nodeSelector().forEach(sel::addProperty);
+        }
+        if (!options.tolerations().isEmpty()) {
+            JsonArray tol = array(spec, "tolerations");
+            if (tol == null) {
+                tol = new JsonArray();
+                spec.add("tolerations", tol);
+            }
+            for (JsonObject t : options.tolerations()) {
+                if (!tol.contains(t)) {
+                    tol.add(t);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isTenantTokenVolume(JsonObject v) {
+        String name = Json.string(v, "name");
+        JsonArray sources = array(Json.object(v, "projected"), "sources");
+        if (name == null || !name.startsWith("kube-api-access-") || sources == null) {
+            return false;
+        }
+        for (JsonElement s : sources) {
+            if (s.isJsonObject() && s.getAsJsonObject().has("serviceAccountToken")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void podVolume(Work w, JsonObject v, String path, boolean syncSa) {
+        rewrite(w, Json.object(v, "configMap"), "name", "ConfigMap", path + ".configMap.name");
+        rewrite(w, Json.object(v, "secret"), "secretName", "Secret", path + ".secret.secretName");
+        rewrite(w, Json.object(v, "persistentVolumeClaim"), "claimName", "PersistentVolumeClaim",
+                path + ".persistentVolumeClaim.claimName");
+        rewrite(w, Json.object(v, "csi", "nodePublishSecretRef"), "name", "Secret", path + ".csi.nodePublishSecretRef.name");
+        rewrite(w, Json.object(v, "azureFile"), "secretName", "Secret", path + ".azureFile.secretName");
+        for (String src : List.of("cephfs", "rbd", "flexVolume", "iscsi", "scaleIO", "storageos", "cinder")) {
+            rewrite(w, Json.object(v, src, "secretRef"), "name", "Secret", path + "." + src + ".secretRef.name");
+        }
+        downwardItems(w, array(Json.object(v, "downwardAPI"), "items"));
+        JsonObject projected = Json.object(v, "projected");
+        JsonArray sources = array(projected, "sources");
+        if (sources != null) {
+            JsonArray kept = new JsonArray();
+            for (int j = 0; j < sources.size(); j++) {
+                JsonElement se = sources.get(j);
+                if (se.isJsonObject()) {
+                    JsonObject s = se.getAsJsonObject();
+                    String sp = path + ".projected.sources[" + j + "]";
+                    if (!syncSa && s.has("serviceAccountToken")) {
+                        w.notes.add("removed " + sp + ".serviceAccountToken: tenant pods get no token on the host");
+                        continue;
+                    }
+                    rewrite(w, Json.object(s, "configMap"), "name", "ConfigMap", sp + ".configMap.name");
+                    rewrite(w, Json.object(s, "secret"), "name", "Secret", sp + ".secret.name");
+                    downwardItems(w, array(Json.object(s, "downwardAPI"), "items"));
+                }
+                kept.add(se);
+            }
+            projected.add("sources", kept);
+        }
+    }
+
+    private void downwardItems(Work w, JsonArray items) {
+        for (int k = 0; items != null && k < items.size(); k++) {
+            if (items.get(k).isJsonObject()) {
+                fieldRef(w, Json.object(items.get(k).getAsJsonObject(), "fieldRef"));
+            }
+        }
+    }
+
+    /** The downward API would show the host name and namespace; point it at the source annotations instead. */
+    private void fieldRef(Work w, JsonObject ref) {
+        String fp = ref == null ? null : Json.string(ref, "fieldPath");
+        String annotation = fp == null ? null : switch (fp) {
+            case "metadata.name" -> ReverseMapping.SOURCE_NAME;
+            case "metadata.namespace" -> ReverseMapping.SOURCE_NAMESPACE;
+            case "metadata.uid" -> ReverseMapping.SOURCE_UID;
+            default -> null;
+        };
+        if (annotation != null) {
+            ref.addProperty("fieldPath", "metadata.annotations['" + annotation + "']");
+        }
+    }
+
+    private void container(Work w, JsonObject c, String path, Set<String> removedVolumes) {
+        JsonArray envFrom = array(c, "envFrom");
+        for (int k = 0; envFrom != null && k < envFrom.size(); k++) {
+            if (envFrom.get(k).isJsonObject()) {
+                JsonObject e = envFrom.get(k).getAsJsonObject();
+                rewrite(w, Json.object(e, "configMapRef"), "name", "ConfigMap", path + ".envFrom[" + k + "].configMapRef.name");
+                rewrite(w, Json.object(e, "secretRef"), "name", "Secret", path + ".envFrom[" + k + "].secretRef.name");
+            }
+        }
+        JsonArray env = array(c, "env");
+        for (int k = 0; env != null && k < env.size(); k++) {
+            JsonObject vf = env.get(k).isJsonObject() ? Json.object(env.get(k).getAsJsonObject(), "valueFrom") : null;
+            if (vf != null) {
+                String p = path + ".env[" + k + "].valueFrom";
+                rewrite(w, Json.object(vf, "configMapKeyRef"), "name", "ConfigMap", p + ".configMapKeyRef.name");
+                rewrite(w, Json.object(vf, "secretKeyRef"), "name", "Secret", p + ".secretKeyRef.name");
+                fieldRef(w, Json.object(vf, "fieldRef"));
+            }
+        }
+        JsonArray mounts = array(c, "volumeMounts");
+        if (mounts != null && !removedVolumes.isEmpty()) {
+            JsonArray kept = new JsonArray();
+            mounts.forEach(m -> {
+                if (!(m.isJsonObject() && removedVolumes.contains(Json.string(m.getAsJsonObject(), "name")))) {
+                    kept.add(m);
+                }
+            });
+            c.add("volumeMounts", kept);
+        }
+    }
+
+    private void serviceAccount(Work w, JsonObject spec, boolean syncSa) {
+        String tenantSa = Json.string(spec, "serviceAccountName");
+        if (tenantSa == null) {
+            tenantSa = Json.string(spec, "serviceAccount");
+        }
+        String hostSa;
+        if (syncSa) {
+            hostSa = host(w, "ServiceAccount", tenantSa == null ? "default" : tenantSa, "spec.serviceAccountName");
+        } else {
+            hostSa = options.hostServiceAccount();
+            spec.addProperty("automountServiceAccountToken", false);
+            if (tenantSa != null && !tenantSa.equals("default")) {
+                w.notes.add("runs as host ServiceAccount " + hostSa + " instead of tenant ServiceAccount " + tenantSa
+                        + " (the SyncPolicy does not sync ServiceAccounts)");
+            }
+        }
+        spec.addProperty("serviceAccountName", hostSa);
+        if (spec.has("serviceAccount")) {
+            spec.addProperty("serviceAccount", hostSa);
+        }
+    }
+
+    // ---------------------------------------------------------------- Service
+
+    private TransformResult service(Work w) {
+        JsonObject spec = Json.child(w.host, "spec");
+        String type = Json.string(spec, "type");
+        String effectiveType = type == null ? "ClusterIP" : type;
+        if (!options.allowedServiceTypes().contains(effectiveType)) {
+            return new TransformResult.Rejected(w.src, TransformResult.SERVICE_TYPE_NOT_ALLOWED, "spec.type",
+                    "spec.type: " + effectiveType + " is not allowed by the isolation profile; allowed: "
+                            + String.join(", ", options.allowedServiceTypes()));
+        }
+        JsonArray externalIps = array(spec, "externalIPs");
+        if (externalIps != null && !externalIps.isEmpty()) {
+            return new TransformResult.Rejected(w.src, TransformResult.FIELD_NOT_ALLOWED, "spec.externalIPs",
+                    "spec.externalIPs: tenant Services may not claim external IPs on the host (they could intercept "
+                            + "other tenants' traffic); remove the field");
+        }
+        if (!"None".equals(Json.string(spec, "clusterIP"))) {
+            spec.remove("clusterIP");
+            spec.remove("clusterIPs");
+        }
+        spec.remove("healthCheckNodePort");
+        JsonArray ports = array(spec, "ports");
+        for (int i = 0; ports != null && i < ports.size(); i++) {
+            if (ports.get(i).isJsonObject()) {
+                ports.get(i).getAsJsonObject().remove("nodePort");
+            }
+        }
+        JsonObject selector = Json.object(spec, "selector");
+        if (selector != null && !selector.isEmpty()) {
+            scope(w, selector);
+        }
+        return null;
+    }
+
+    /** Restricts a host-evaluated pod selector to this tenant's pods in this virtual namespace. */
+    private void scope(Work w, JsonObject matchLabels) {
+        matchLabels.keySet().removeIf(ReverseMapping::isReserved);
+        matchLabels.addProperty(ReverseMapping.TENANT, tenant);
+        matchLabels.addProperty(ReverseMapping.VIRTUAL_NAMESPACE, w.src.virtualNamespace());
+    }
+
+    private void scopeSelector(Work w, JsonObject labelSelector) {
+        if (labelSelector == null) {
+            return;
+        }
+        JsonArray exprs = array(labelSelector, "matchExpressions");
+        if (exprs != null) {
+            JsonArray kept = new JsonArray();
+            exprs.forEach(e -> {
+                if (!(e.isJsonObject() && ReverseMapping.isReserved(String.valueOf(Json.string(e.getAsJsonObject(), "key"))))) {
+                    kept.add(e);
+                }
+            });
+            labelSelector.add("matchExpressions", kept);
+        }
+        scope(w, Json.child(labelSelector, "matchLabels"));
+    }
+
+    // ---------------------------------------------------------------- Ingress
+
+    private TransformResult ingress(Work w) {
+        JsonObject spec = Json.object(w.host, "spec");
+        if (spec == null) {
+            return null;
+        }
+        backend(w, Json.object(spec, "defaultBackend"), "spec.defaultBackend");
+        JsonArray rules = array(spec, "rules");
+        for (int i = 0; rules != null && i < rules.size(); i++) {
+            JsonArray paths = rules.get(i).isJsonObject() ? array(Json.object(rules.get(i).getAsJsonObject(), "http"), "paths") : null;
+            for (int j = 0; paths != null && j < paths.size(); j++) {
+                if (paths.get(j).isJsonObject()) {
+                    backend(w, Json.object(paths.get(j).getAsJsonObject(), "backend"),
+                            "spec.rules[" + i + "].http.paths[" + j + "].backend");
+                }
+            }
+        }
+        JsonArray tls = array(spec, "tls");
+        for (int i = 0; tls != null && i < tls.size(); i++) {
+            if (tls.get(i).isJsonObject()) {
+                rewrite(w, tls.get(i).getAsJsonObject(), "secretName", "Secret", "spec.tls[" + i + "].secretName");
+            }
+        }
+        return null;
+    }
+
+    private void backend(Work w, JsonObject backend, String path) {
+        if (backend == null) {
+            return;
+        }
+        rewrite(w, Json.object(backend, "service"), "name", "Service", path + ".service.name");
+        JsonObject resource = Json.object(backend, "resource");
+        String kind = resource == null ? null : Json.string(resource, "kind");
+        if (kind != null) {
+            rewrite(w, resource, "name", kind, path + ".resource.name");
+        }
+    }
+
+    // ---------------------------------------------------------------- Endpoints, EndpointSlice
+
+    private TransformResult endpoints(Work w) {
+        JsonArray subsets = array(w.host, "subsets");
+        for (int i = 0; subsets != null && i < subsets.size(); i++) {
+            if (subsets.get(i).isJsonObject()) {
+                for (String list : List.of("addresses", "notReadyAddresses")) {
+                    targetRefs(w, array(subsets.get(i).getAsJsonObject(), list));
+                }
+            }
+        }
+        return null;
+    }
+
+    private TransformResult endpointSlice(Work w) {
+        JsonObject labels = Json.object(w.host, "metadata", "labels");
+        String svc = labels == null ? null : Json.string(labels, SERVICE_NAME_LABEL);
+        if (svc != null) {
+            labels.addProperty(SERVICE_NAME_LABEL, host(w, "Service", svc, "metadata.labels[" + SERVICE_NAME_LABEL + "]"));
+        }
+        String manager = labels == null ? null : Json.string(labels, SLICE_MANAGED_BY_LABEL);
+        if (manager != null && TENANT_CONTROLLER_SLICE_MANAGERS.contains(manager)) {
+            return new TransformResult.Skipped(w.src, TransformResult.MANAGED_BY_HOST, "metadata.labels[" + SLICE_MANAGED_BY_LABEL + "]",
+                    "EndpointSlice " + w.src.virtualNamespace() + "/" + w.src.name() + " was made by the tenant's "
+                            + manager + "; on the host the host's own controller makes the slices of synced Services");
+        }
+        targetRefs(w, array(w.host, "endpoints"));
+        return null;
+    }
+
+    private void targetRefs(Work w, JsonArray addresses) {
+        for (int k = 0; addresses != null && k < addresses.size(); k++) {
+            JsonObject ref = addresses.get(k).isJsonObject() ? Json.object(addresses.get(k).getAsJsonObject(), "targetRef") : null;
+            String kind = ref == null ? null : Json.string(ref, "kind");
+            String ns = ref == null ? null : Json.string(ref, "namespace");
+            String name = ref == null ? null : Json.string(ref, "name");
+            if (kind != null && name != null && (ns == null || ns.equals(w.src.virtualNamespace()))
+                    && rules.syncsToHost(kind, w.src.virtualNamespace())) {
+                ref.addProperty("name", host(w, kind, name, "targetRef.name"));
+                ref.addProperty("namespace", hostNamespace);
+                ref.remove("uid");
+                ref.remove("resourceVersion");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- NetworkPolicy, PDB, ServiceAccount, PVC
+
+    private TransformResult networkPolicy(Work w) {
+        JsonObject spec = Json.child(w.host, "spec");
+        scopeSelector(w, Json.child(spec, "podSelector"));
+        for (String[] dir : new String[][] {{"ingress", "from"}, {"egress", "to"}}) {
+            JsonArray rulesArr = array(spec, dir[0]);
+            for (int i = 0; rulesArr != null && i < rulesArr.size(); i++) {
+                JsonArray peers = rulesArr.get(i).isJsonObject() ? array(rulesArr.get(i).getAsJsonObject(), dir[1]) : null;
+                for (int j = 0; peers != null && j < peers.size(); j++) {
+                    if (!peers.get(j).isJsonObject()) {
+                        continue;
+                    }
+                    JsonObject peer = peers.get(j).getAsJsonObject();
+                    String path = "spec." + dir[0] + "[" + i + "]." + dir[1] + "[" + j + "]";
+                    if (peer.has("namespaceSelector")) {
+                        return new TransformResult.Rejected(w.src, TransformResult.FIELD_NOT_ALLOWED,
+                                path + ".namespaceSelector", path + ".namespaceSelector: namespace selectors refer to "
+                                + "tenant namespaces, which do not exist on the host; use podSelector or ipBlock");
+                    }
+                    if (peer.has("podSelector")) {
+                        scopeSelector(w, Json.child(peer, "podSelector"));
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private TransformResult podDisruptionBudget(Work w) {
+        JsonObject selector = Json.object(w.host, "spec", "selector");
+        if (selector != null) {
+            scopeSelector(w, selector);
+        }
+        return null;
+    }
+
+    private TransformResult serviceAccount(Work w) {
+        if (w.host.has("secrets")) {
+            w.host.remove("secrets");
+            w.notes.add("dropped secrets: token Secrets stay in the tenant");
+        }
+        JsonArray pulls = array(w.host, "imagePullSecrets");
+        for (int i = 0; pulls != null && i < pulls.size(); i++) {
+            if (pulls.get(i).isJsonObject()) {
+                rewrite(w, pulls.get(i).getAsJsonObject(), "name", "Secret", "imagePullSecrets[" + i + "].name");
+            }
+        }
+        return null;
+    }
+
+    private TransformResult persistentVolumeClaim(Work w) {
+        JsonObject spec = Json.child(w.host, "spec");
+        String volumeName = Json.string(spec, "volumeName");
+        if (volumeName != null) {
+            if (rules.syncsToHost("PersistentVolume")) {
+                spec.addProperty("volumeName", HostNames.clusterScopedHostName(volumeName, tenant));
+            } else {
+                spec.remove("volumeName");
+                w.notes.add("dropped spec.volumeName " + volumeName + ": tenant volume names mean nothing on the host, "
+                        + "where the claim binds on its own");
+            }
+        }
+        for (String f : List.of("dataSource", "dataSourceRef")) {
+            JsonObject ds = Json.object(spec, f);
+            if (ds == null) {
+                continue;
+            }
+            if (ds.has("namespace")) {
+                return new TransformResult.Rejected(w.src, TransformResult.FIELD_NOT_ALLOWED, "spec." + f + ".namespace",
+                        "spec." + f + ".namespace: cross-namespace data sources cannot be synced; remove the field");
+            }
+            String kind = Json.string(ds, "kind");
+            if (kind != null) {
+                rewrite(w, ds, "name", kind, "spec." + f + ".name");
+            }
+        }
+        JsonObject ann = Json.object(w.host, "metadata", "annotations");
+        if (ann != null) {
+            ann.keySet().removeIf(k -> PVC_BINDER_ANNOTATION_PREFIXES.stream().anyMatch(k::startsWith));
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- references
+
+    /** Rewrites {@code holder[field]} (a reference to an object of {@code kind}) to its host name. */
+    private void rewrite(Work w, JsonObject holder, String field, String kind, String path) {
+        if (holder == null) {
+            return;
+        }
+        JsonElement e = holder.get(field);
+        if (e == null || !e.isJsonPrimitive() || !(e.getAsJsonPrimitive().isString())) {
+            return;
+        }
+        String name = e.getAsString();
+        if (name.isEmpty()) {
+            return;
+        }
+        if (!rules.syncsToHost(kind, w.src.virtualNamespace())) {
+            w.unsynced.add(new Ref(path, kind, name));
+            return;
+        }
+        holder.add(field, new JsonPrimitive(host(w, kind, name, path)));
+    }
+
+    private String host(Work w, String kind, String name, String path) {
+        try {
+            return HostNames.hostName(name, w.src.virtualNamespace(), tenant);
+        } catch (IllegalArgumentException invalid) {
+            w.invalid.add(new Ref(path, kind, name));
+            return name;
+        }
+    }
+
+    private static JsonArray array(JsonObject o, String key) {
+        JsonElement e = o == null ? null : o.get(key);
+        return e != null && e.isJsonArray() ? e.getAsJsonArray() : null;
+    }
+
+    private record Ref(String path, String kind, String name) {
+    }
+
+    /** The state of one transform; confined to one call. */
+    private static final class Work {
+        final TenantObjectRef src;
+        final JsonObject host;
+        final String hostName;
+        final List<String> notes = new ArrayList<>();
+        final List<Ref> unsynced = new ArrayList<>();
+        final List<Ref> invalid = new ArrayList<>();
+
+        Work(TenantObjectRef src, JsonObject host, String hostName) {
+            this.src = src;
+            this.host = host;
+            this.hostName = hostName;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Transformer[tenant=" + tenant + ", hostNamespace=" + hostNamespace + ", options=" + options + "]";
+    }
+}
