@@ -221,6 +221,7 @@ class InstallManifestTest {
         }
         grant(expected, "apps", "statefulsets", rw);
         grant(expected, "networking.k8s.io", "networkpolicies", rw);
+        grant(expected, "policy", "poddisruptionbudgets", rw);
         grant(expected, "rbac.authorization.k8s.io", "roles", rw);
         grant(expected, "rbac.authorization.k8s.io", "rolebindings", rw);
         grant(expected, "", "namespaces", List.of("get", "list", "watch", "create", "patch"));
