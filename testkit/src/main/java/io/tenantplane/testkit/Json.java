@@ -11,7 +11,6 @@ import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.util.Iterator;
 import java.util.Map;
 
 /** Small helpers over gson trees; objects are kept as {@link JsonObject} from request to store to response. */
@@ -103,25 +102,6 @@ final class Json {
             current = current.getAsJsonObject().get(part);
         }
         return current;
-    }
-
-    /** Removes JSON nulls recursively, as decoding into typed Kubernetes objects does. */
-    static void stripNulls(JsonElement e) {
-        if (e instanceof JsonObject o) {
-            Iterator<Map.Entry<String, JsonElement>> it = o.entrySet().iterator();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonElement> entry = it.next();
-                if (entry.getValue().isJsonNull()) {
-                    it.remove();
-                } else {
-                    stripNulls(entry.getValue());
-                }
-            }
-        } else if (e instanceof JsonArray a) {
-            for (JsonElement item : a) {
-                stripNulls(item);
-            }
-        }
     }
 
     static JsonObject object(Object... keyValues) {

@@ -177,9 +177,7 @@ final class Store {
             if (Json.str(m, "resourceVersion") != null && !Json.str(m, "resourceVersion").isEmpty()) {
                 throw ApiError.badRequest("resourceVersion should not be set on objects to be created");
             }
-            if (!t.custom()) {
-                Json.stripNulls(o);
-            }
+            normalize(t, o);
             String generateName = Json.str(m, "generateName");
             String name = Json.str(m, "name");
             boolean generated = name == null || name.isEmpty();
@@ -350,7 +348,7 @@ final class Store {
             conditions.asList().removeIf(c -> "PodScheduled".equals(Json.str(c.getAsJsonObject(), "type")));
             conditions.add(Json.object("type", "PodScheduled", "status", "True", "lastProbeTime", null,
                     "lastTransitionTime", now()));
-            Json.stripNulls(next);
+            Normalizer.builtin(pods, next);
             put(pods, key(pods, ns, podName), current, next, "MODIFIED");
             return Json.object("kind", "Status", "apiVersion", "v1", "metadata", new JsonObject(), "status", "Success",
                     "code", 201);
@@ -384,9 +382,7 @@ final class Store {
         } else if (!requested.equals(currentVersion)) {
             throw ApiError.staleResourceVersion(t, name);
         }
-        if (!t.custom()) {
-            Json.stripNulls(next);
-        }
+        normalize(t, next);
         JsonObject candidate;
         List<ApiError.Cause> causes = new ArrayList<>();
         if (statusOnly) {
@@ -669,6 +665,14 @@ final class Store {
     }
 
     // ---- helpers ----
+
+    private static void normalize(ResourceType t, JsonObject o) {
+        if (t.custom()) {
+            Normalizer.metadata(o);
+        } else {
+            Normalizer.builtin(t, o);
+        }
+    }
 
     /** Prunes, defaults and validates a custom resource against its version's schema. */
     private static void applySchema(ResourceType t, JsonObject o, WriteOptions opts, List<ApiError.Cause> causes) {
