@@ -87,6 +87,18 @@ public final class FixtureYaml {
         return Json.gson().fromJson(whole, SyncPolicy.class);
     }
 
+    /** TransformOptions from the file's {@code options} overlaid with the case's {@code field} (e.g. options, previousOptions). */
+    public static TransformOptions options(JsonObject file, JsonObject c, String field) {
+        JsonObject merged = file.has("options") ? file.getAsJsonObject("options").deepCopy() : new JsonObject();
+        JsonObject own = c.has(field) ? c.getAsJsonObject(field) : (c.has("options") ? c.getAsJsonObject("options") : null);
+        if (own != null) {
+            own.entrySet().forEach(e -> merged.add(e.getKey(), e.getValue()));
+        }
+        JsonObject holder = new JsonObject();
+        holder.add("options", merged);
+        return options(holder);
+    }
+
     /** TransformOptions from a fixture's {@code options} field (defaults for absent fields). */
     public static TransformOptions options(JsonObject fixture) {
         TransformOptions o = TransformOptions.defaults();

@@ -1,0 +1,393 @@
+package io.tenantplane.plan;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.LabelSelector;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.naming.Ownership;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.transform.SyncRules;
+import io.tenantplane.transform.TransformResult;
+import io.tenantplane.transform.Transformer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Decides, for one tenant, what should happen to every host object: a pure function from a {@link Snapshot} to a
+ * {@link Plan}. No I/O, no clock, no state; the same snapshot always gives the same plan, ordered by kind, then host
+ * namespace, then host name.
+ *
+ * <p>For each tenant object, in this order: a malformed object is an {@code Error} ({@code InvalidSource}); an object
+ * being deleted has no copy ({@code SourceTerminating}); system namespaces, kinds the policy does not sync, excluded
+ * namespaces and selector mismatches are {@code Skip}s; Endpoints and EndpointSlices of Services with a selector are
+ * left to the host's controllers ({@code ManagedByHost}); then the {@link Transformer} runs and may reject
+ * ({@code Error}) or skip. A transformed object is then compared with the host object of its host name:
+ * <ul>
+ *   <li>absent: {@code Create} ({@code NotOnHost});</li>
+ *   <li>not managed by this tenant (see {@link ReverseMapping}): {@code Conflict} ({@code ForeignObject});</li>
+ *   <li>managed, for another source, or two tenant objects wanting one name: {@code Conflict} ({@code NameCollision});</li>
+ *   <li>managed: {@code Unchanged} ({@code InSync}) when the {@link ReverseMapping#SOURCE_HASH source hash} matches and
+ *       {@link Differences} finds nothing; {@code Update} ({@code DriftCorrected}) when the hash matches but the host
+ *       copy was edited; {@code Update} ({@code SourceChanged}) when the hash differs; for a Pod whose tenant uid
+ *       changed, {@code Delete} ({@code SourceReplaced}).</li>
+ * </ul>
+ * A skipped object whose host copy exists is deleted when the policy no longer wants it (the skip's reason becomes
+ * the delete's); a rejected or reference-skipped object's host copy is left as it is.
+ * Garbage collection then deletes every remaining host object <em>managed by this tenant</em> whose source is gone
+ * ({@code SourceDeleted}) or whose kind is no longer synced ({@code KindNotSynced}); foreign objects and other
+ * tenants' objects are never touched.
+ *
+ * <p>Decisions that write carry the desired object (with {@code tenantplane.io/reason} set to their reason) and the
+ * observed object, whose {@code resourceVersion} and {@code uid} are the write's preconditions.
+ */
+public final class Planner {
+
+    /** The order of decisions in a plan: kind, host namespace, host name, then source and action. */
+    public static final Comparator<Decision> ORDER = Comparator
+            .comparing(Decision::kind)
+            .thenComparing(d -> d.host() == null ? null : d.host().namespace(), Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(d -> d.host() == null ? null : d.host().name(), Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(d -> d.source() == null ? null : d.source().virtualNamespace(), Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(d -> d.source() == null ? null : d.source().name(), Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(Decision::action);
+
+    private static final int MAX_DIFFS_IN_MESSAGE = 3;
+
+    /** A planner; it holds no state, so one instance can serve every tenant and thread. */
+    public Planner() {
+    }
+
+    /** The plan for {@code snapshot}. */
+    public Plan plan(Snapshot snapshot) {
+        return new Run(snapshot).plan();
+    }
+
+    /**
+     * The decision for one host object, re-planned from a snapshot holding fresh copies (e.g. after a 409 on write:
+     * re-read the host object, {@link Snapshot#withHostObject} it, and call this). Gives the same decision
+     * {@link #plan} would give for that object.
+     *
+     * @param kind     the host object's kind
+     * @param hostName the host object's name
+     * @return empty when the plan has no decision for that object (e.g. a foreign object nobody asks for)
+     */
+    public Optional<Decision> planObject(Snapshot snapshot, String kind, String hostName) {
+        Transformer t = new Transformer(snapshot.tenant(), snapshot.hostNamespace(), snapshot.policy(), snapshot.options());
+        List<JsonObject> tenants = snapshot.tenantObjects().stream().filter(o -> {
+            String k = Json.string(o, "kind");
+            if ("Service".equals(k) && (kind.equals("Endpoints") || kind.equals("EndpointSlice"))) {
+                return true;
+            }
+            if (!kind.equals(k)) {
+                return false;
+            }
+            TenantObjectRef ref = t.identify(o);
+            return ref == null || ref.hostName().equals(hostName);
+        }).toList();
+        List<JsonObject> hosts = snapshot.hostObjects().stream()
+                .filter(o -> kind.equals(Json.string(o, "kind")) && hostName.equals(Json.string(o, "metadata", "name")))
+                .toList();
+        Snapshot narrowed = new Snapshot(snapshot.tenant(), snapshot.hostNamespace(), snapshot.policy(),
+                snapshot.options(), tenants, hosts);
+        return plan(narrowed).decisions().stream()
+                .filter(d -> d.kind().equals(kind) && d.host() != null && hostName.equals(d.host().name()))
+                .findFirst();
+    }
+
+    /** Identity of a host object within one plan. */
+    private record HostKey(String kind, String namespace, String name) {
+    }
+
+    /** Identity of a tenant object within one plan. */
+    private record SourceKey(String kind, String virtualNamespace, String name) {
+        static SourceKey of(TenantObjectRef r) {
+            return new SourceKey(r.kind(), r.virtualNamespace(), r.name());
+        }
+    }
+
+    /** A transformed tenant object that wants its host copy. */
+    private record Want(TenantObjectRef source, HostKey key, TransformResult.Transformed result) {
+    }
+
+    /** One planning pass; holds the indexes of a snapshot. */
+    private static final class Run {
+        private final Snapshot s;
+        private final Transformer transformer;
+        private final SyncRules rules;
+        private final Map<HostKey, JsonObject> hostByKey = new LinkedHashMap<>();
+        private final Set<SourceKey> presentSources = new HashSet<>();
+        private final Map<String, Boolean> serviceHasSelector = new HashMap<>();
+        private final Set<HostKey> claimed = new HashSet<>();
+        private final List<Decision> out = new ArrayList<>();
+
+        Run(Snapshot s) {
+            this.s = s;
+            this.transformer = new Transformer(s.tenant(), s.hostNamespace(), s.policy(), s.options());
+            this.rules = transformer.rules();
+        }
+
+        Plan plan() {
+            for (JsonObject h : s.hostObjects()) {
+                String ns = Json.string(h, "metadata", "namespace");
+                String name = Json.string(h, "metadata", "name");
+                String kind = Json.string(h, "kind");
+                if (kind != null && name != null && (ns == null || ns.equals(s.hostNamespace()))) {
+                    hostByKey.putIfAbsent(new HostKey(kind, ns, name), h);
+                }
+            }
+            for (JsonObject o : s.tenantObjects()) {
+                TenantObjectRef r = transformer.identify(o);
+                if (r != null) {
+                    presentSources.add(SourceKey.of(r));
+                    if (r.kind().equals("Service")) {
+                        JsonObject sel = Json.object(o, "spec", "selector");
+                        serviceHasSelector.put(r.virtualNamespace() + "/" + r.name(), sel != null && !sel.isEmpty());
+                    }
+                }
+            }
+            Map<HostKey, List<Want>> wants = new LinkedHashMap<>();
+            for (JsonObject o : s.tenantObjects()) {
+                Want w = consider(o);
+                if (w != null) {
+                    wants.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
+                }
+            }
+            wants.forEach(this::decideWants);
+            collectGarbage();
+            List<Decision> sorted = new ArrayList<>(out);
+            sorted.sort(ORDER);
+            return new Plan(sorted);
+        }
+
+        /** Decides a tenant object that does not want a host copy, or returns what it wants. */
+        private Want consider(JsonObject o) {
+            TenantObjectRef src = transformer.identify(o);
+            if (src == null) {
+                TransformResult.Rejected r = (TransformResult.Rejected) transformer.transform(o);
+                String kind = Json.string(o, "kind");
+                out.add(new Decision(Action.ERROR, kind == null || kind.isEmpty() ? "Unknown" : kind,
+                        new Decision.SourceRef(s.tenant(), Json.string(o, "metadata", "namespace"),
+                                Json.string(o, "metadata", "name"), Json.string(o, "metadata", "uid")),
+                        null, r.reason(), r.message(), null, null));
+                return null;
+            }
+            HostKey key = new HostKey(src.kind(), src.virtualNamespace() == null ? null : s.hostNamespace(), src.hostName());
+            String what = src.describe();
+            if (Json.string(o, "metadata", "deletionTimestamp") != null) {
+                return noWant(src, key, Action.SKIP, Reasons.SOURCE_TERMINATING,
+                        what + " is being deleted in the tenant; it gets no host copy", Reasons.SOURCE_DELETED);
+            }
+            if (src.virtualNamespace() != null && SyncPolicy.SYSTEM_NAMESPACES.contains(src.virtualNamespace())) {
+                return noWant(src, key, Action.SKIP, Reasons.SYSTEM_NAMESPACE, what + " is in the tenant system namespace "
+                        + src.virtualNamespace() + ", which is never synced", Reasons.SYSTEM_NAMESPACE);
+            }
+            Optional<SyncPolicy.KindRule> rule = rules.rule(src.kind());
+            if (rule.isEmpty() || !rule.get().toHost()) {
+                return noWant(src, key, Action.SKIP, Reasons.KIND_NOT_SYNCED, what + " is not synced: the SyncPolicy "
+                        + (rule.isEmpty() ? "has no rule for kind " + src.kind() : "sets toHost: false for kind " + src.kind()),
+                        Reasons.KIND_NOT_SYNCED);
+            }
+            SyncPolicy.NamespaceFilter filter = rule.get().namespaces();
+            if (src.virtualNamespace() != null && filter != null && !filter.allows(src.virtualNamespace())) {
+                return noWant(src, key, Action.SKIP, Reasons.NAMESPACE_EXCLUDED, what + " is not synced: the SyncPolicy's "
+                        + src.kind() + " rule " + describe(filter) + ", which leaves out namespace " + src.virtualNamespace(),
+                        Reasons.NAMESPACE_EXCLUDED);
+            }
+            LabelSelector selector = rule.get().selector();
+            if (selector != null && !selector.matches(Json.labels(o))) {
+                return noWant(src, key, Action.SKIP, Reasons.SELECTOR_MISMATCH, what + " is not synced: its labels "
+                        + Json.labels(o) + " do not match the SyncPolicy's " + src.kind() + " selector "
+                        + describe(selector), Reasons.SELECTOR_MISMATCH);
+            }
+            String service = endpointsService(src, o);
+            if (service != null && serviceHasSelector.getOrDefault(src.virtualNamespace() + "/" + service, false)) {
+                return noWant(src, key, Action.SKIP, Reasons.MANAGED_BY_HOST, what + " belongs to Service "
+                        + src.virtualNamespace() + "/" + service + ", which has a selector: the host's controllers "
+                        + "maintain its endpoints from the synced pods", null);
+            }
+            TransformResult r = transformer.transform(o);
+            return switch (r) {
+                case TransformResult.Transformed t -> new Want(src, key, t);
+                case TransformResult.Rejected rej -> noWant(src, key, Action.ERROR, rej.reason(),
+                        what + " cannot be synced: " + rej.message(), null);
+                case TransformResult.Skipped skip -> noWant(src, key, Action.SKIP, skip.reason(),
+                        what + " is not synced: " + skip.message(), null);
+            };
+        }
+
+        private static String endpointsService(TenantObjectRef src, JsonObject o) {
+            if (src.kind().equals("Endpoints")) {
+                return src.name();
+            }
+            if (src.kind().equals("EndpointSlice")) {
+                return Json.labels(o).get("kubernetes.io/service-name");
+            }
+            return null;
+        }
+
+        /**
+         * Records a Skip or Error for a tenant object; when {@code deleteReason} is set and the object's host copy is
+         * managed by this tenant for this source, the copy is deleted with that reason instead.
+         */
+        private Want noWant(TenantObjectRef src, HostKey key, Action action, String reason, String message,
+                            String deleteReason) {
+            JsonObject observed = hostByKey.get(key);
+            boolean ours = observed != null && ownedFor(observed, src);
+            if (ours) {
+                claimed.add(key);
+            }
+            if (ours && deleteReason != null) {
+                out.add(new Decision(Action.DELETE, src.kind(), sourceRef(src), hostRef(key), deleteReason,
+                        message + "; its host copy " + where(key) + " is deleted", null, observed));
+            } else {
+                String suffix = ours ? "; its host copy " + where(key) + " is left as it is" : "";
+                out.add(new Decision(action, src.kind(), sourceRef(src), hostRef(key), reason, message + suffix,
+                        null, ours ? observed : null));
+            }
+            return null;
+        }
+
+        private void decideWants(HostKey key, List<Want> group) {
+            JsonObject observed = hostByKey.get(key);
+            claimed.add(key);
+            if (group.size() > 1) {
+                for (Want w : group) {
+                    String others = group.stream().filter(x -> x != w).map(x -> x.source().describe())
+                            .collect(Collectors.joining(", "));
+                    out.add(new Decision(Action.CONFLICT, key.kind(), sourceRef(w.source()), hostRef(key),
+                            Reasons.NAME_COLLISION, w.source().describe() + " and " + others + " both map to host name "
+                            + key.name() + "; nothing is written for either", null, observed));
+                }
+                return;
+            }
+            Want w = group.get(0);
+            TenantObjectRef src = w.source();
+            String what = src.describe();
+            if (observed == null) {
+                out.add(new Decision(Action.CREATE, key.kind(), sourceRef(src), hostRef(key), Reasons.NOT_ON_HOST,
+                        what + " is not on the host yet; it will be created as " + where(key) + notes(w),
+                        w.result().withReason(Reasons.NOT_ON_HOST), null));
+                return;
+            }
+            Ownership own = ReverseMapping.inspect(observed, s.tenant(), s.hostNamespace());
+            if (own instanceof Ownership.NotManaged nm) {
+                out.add(new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.FOREIGN_OBJECT,
+                        "host name " + where(key) + " for " + what + " is taken by an object tenantplane does not "
+                                + "manage for tenant " + s.tenant() + " (" + nm.why() + "); it is left alone and "
+                                + "nothing is written", null, observed));
+                return;
+            }
+            TenantObjectRef holder = ((Ownership.Managed) own).source();
+            if (!SourceKey.of(holder).equals(SourceKey.of(src))) {
+                out.add(new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.NAME_COLLISION,
+                        what + " maps to host name " + where(key) + ", which already holds the copy of "
+                                + holder.describe() + "; nothing is written", null, observed));
+                return;
+            }
+            if (src.kind().equals("Pod") && src.uid() != null && holder.uid() != null && !src.uid().equals(holder.uid())) {
+                out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_REPLACED,
+                        what + " was recreated in the tenant (uid " + holder.uid() + " is now " + src.uid()
+                                + "); the old host Pod " + where(key) + " is deleted and will be created again",
+                        null, observed));
+                return;
+            }
+            JsonObject desired = w.result().host();
+            String desiredHash = Json.annotations(desired).get(ReverseMapping.SOURCE_HASH);
+            String observedHash = Json.annotations(observed).get(ReverseMapping.SOURCE_HASH);
+            List<Differences.Difference> diffs = Differences.of(desired, observed);
+            if (Objects.equals(desiredHash, observedHash)) {
+                if (diffs.isEmpty()) {
+                    out.add(new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
+                            what + " is in sync with its host copy " + where(key),
+                            w.result().withReason(Reasons.IN_SYNC), observed));
+                } else {
+                    out.add(new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,
+                            "the host copy " + where(key) + " of " + what + " was edited on the host; restoring "
+                                    + Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE),
+                            w.result().withReason(Reasons.DRIFT_CORRECTED), observed));
+                }
+                return;
+            }
+            String detail = diffs.isEmpty()
+                    ? "the desired object no longer has fields or metadata the host copy has (source hash "
+                            + observedHash + " is now " + desiredHash + ")"
+                    : Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE);
+            out.add(new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_CHANGED,
+                    what + " changed; updating its host copy " + where(key) + ": " + detail + notes(w),
+                    w.result().withReason(Reasons.SOURCE_CHANGED), observed));
+        }
+
+        private void collectGarbage() {
+            for (var e : hostByKey.entrySet()) {
+                if (claimed.contains(e.getKey())) {
+                    continue;
+                }
+                if (!(ReverseMapping.inspect(e.getValue(), s.tenant(), s.hostNamespace()) instanceof Ownership.Managed m)) {
+                    continue;
+                }
+                TenantObjectRef src = m.source();
+                HostKey key = e.getKey();
+                if (!rules.syncsToHost(src.kind())) {
+                    out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.KIND_NOT_SYNCED,
+                            "the SyncPolicy no longer syncs kind " + src.kind() + "; the host copy " + where(key) + " of "
+                                    + src.describe() + " is deleted", null, e.getValue()));
+                } else if (!presentSources.contains(SourceKey.of(src))) {
+                    out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_DELETED,
+                            src.describe() + " no longer exists; its host copy " + where(key) + " is deleted",
+                            null, e.getValue()));
+                }
+            }
+        }
+
+        private boolean ownedFor(JsonObject observed, TenantObjectRef src) {
+            return ReverseMapping.inspect(observed, s.tenant(), s.hostNamespace()) instanceof Ownership.Managed m
+                    && SourceKey.of(m.source()).equals(SourceKey.of(src));
+        }
+
+        private Decision.SourceRef sourceRef(TenantObjectRef r) {
+            return new Decision.SourceRef(r.tenant(), r.virtualNamespace(), r.name(), r.uid());
+        }
+
+        private static Decision.HostRef hostRef(HostKey k) {
+            return new Decision.HostRef(k.namespace(), k.name());
+        }
+
+        private static String where(HostKey k) {
+            return k.namespace() == null ? k.name() : k.namespace() + "/" + k.name();
+        }
+
+        private static String notes(Want w) {
+            return w.result().notes().isEmpty() ? "" : " (" + String.join("; ", w.result().notes()) + ")";
+        }
+
+        private static String describe(SyncPolicy.NamespaceFilter f) {
+            List<String> parts = new ArrayList<>();
+            if (!f.include().isEmpty()) {
+                parts.add("includes only " + String.join(", ", f.include()));
+            }
+            if (!f.exclude().isEmpty()) {
+                parts.add("excludes " + String.join(", ", f.exclude()));
+            }
+            return String.join(" and ", parts);
+        }
+
+        private static String describe(LabelSelector sel) {
+            List<String> parts = new ArrayList<>();
+            sel.matchLabels().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .forEach(en -> parts.add(en.getKey() + "=" + en.getValue()));
+            sel.matchExpressions().forEach(r -> parts.add(r.key() + " " + r.operator()
+                    + (r.values().isEmpty() ? "" : " (" + String.join(", ", r.values()) + ")")));
+            return "{" + String.join(", ", parts) + "}";
+        }
+    }
+}

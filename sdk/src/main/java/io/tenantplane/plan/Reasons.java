@@ -1,0 +1,82 @@
+package io.tenantplane.plan;
+
+import io.tenantplane.transform.TransformResult;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The stable machine reasons of {@link Decision}s. They appear in Events, metrics, {@code explain} output and the
+ * {@code tenantplane.io/reason} annotation, so they never change meaning. {@link #all()} lists each with what it means.
+ */
+public final class Reasons {
+
+    /** Create: the host copy does not exist yet. */
+    public static final String NOT_ON_HOST = "NotOnHost";
+    /** Update: the desired host object changed (the tenant object, the policy or the isolation profile changed). */
+    public static final String SOURCE_CHANGED = "SourceChanged";
+    /** Update: the desired object is unchanged, but the host copy was edited on the host; the edit is undone. */
+    public static final String DRIFT_CORRECTED = "DriftCorrected";
+    /** Unchanged: the host copy already equals the desired object. */
+    public static final String IN_SYNC = "InSync";
+    /** Delete: the tenant object is gone (or being deleted); its host copy is an orphan. */
+    public static final String SOURCE_DELETED = "SourceDeleted";
+    /** Delete: the tenant Pod was recreated under the same name (new uid); the old host Pod goes first. */
+    public static final String SOURCE_REPLACED = "SourceReplaced";
+    /** Skip / Delete: the SyncPolicy does not copy this kind to the host (any more). */
+    public static final String KIND_NOT_SYNCED = "KindNotSynced";
+    /** Skip / Delete: the kind's namespace filter excludes the virtual namespace. */
+    public static final String NAMESPACE_EXCLUDED = "NamespaceExcluded";
+    /** Skip / Delete: the kind's label selector does not match the object. */
+    public static final String SELECTOR_MISMATCH = "SelectorMismatch";
+    /** Skip: tenant system namespaces (kube-system, kube-public, kube-node-lease) are never synced. */
+    public static final String SYSTEM_NAMESPACE = "SystemNamespace";
+    /** Skip: the tenant object is being deleted and has no host copy. */
+    public static final String SOURCE_TERMINATING = "SourceTerminating";
+    /** Skip: the object refers to an object of a kind the SyncPolicy does not sync; it would break on the host. */
+    public static final String REFERENCES_UNSYNCED_KIND = TransformResult.REFERENCES_UNSYNCED_KIND;
+    /** Skip: a host controller maintains the equivalent object (Endpoints and EndpointSlices of selector Services). */
+    public static final String MANAGED_BY_HOST = TransformResult.MANAGED_BY_HOST;
+    /** Skip: the object belongs to the tenant's own control plane (Service default/kubernetes, token Secrets). */
+    public static final String TENANT_ONLY = TransformResult.TENANT_ONLY;
+    /** Conflict: the host name is taken by an object tenantplane does not manage for this tenant. Nothing is written. */
+    public static final String FOREIGN_OBJECT = "ForeignObject";
+    /** Conflict: two tenant objects map to one host name (a hash collision). Nothing is written. */
+    public static final String NAME_COLLISION = "NameCollision";
+    /** Error: the tenant object is malformed (no kind, name or namespace, or an invalid name). */
+    public static final String INVALID_SOURCE = TransformResult.INVALID_SOURCE;
+    /** Error: the pod breaks the isolation profile's Pod Security level; the message names the field. */
+    public static final String POD_SECURITY_VIOLATION = TransformResult.POD_SECURITY_VIOLATION;
+    /** Error: the Service type is not among the isolation profile's allowed types. */
+    public static final String SERVICE_TYPE_NOT_ALLOWED = TransformResult.SERVICE_TYPE_NOT_ALLOWED;
+    /** Error: a field that would reach outside the tenant (Service externalIPs, NetworkPolicy namespaceSelector, ...). */
+    public static final String FIELD_NOT_ALLOWED = TransformResult.FIELD_NOT_ALLOWED;
+
+    private Reasons() {
+    }
+
+    /** Every reason with its meaning, in the order above. */
+    public static Map<String, String> all() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(NOT_ON_HOST, "Create: the host copy does not exist yet.");
+        m.put(SOURCE_CHANGED, "Update: the desired host object changed (tenant object, SyncPolicy or isolation profile).");
+        m.put(DRIFT_CORRECTED, "Update: the host copy was edited on the host; the edit is undone.");
+        m.put(IN_SYNC, "Unchanged: the host copy already equals the desired object.");
+        m.put(SOURCE_DELETED, "Delete: the tenant object is gone or being deleted; its host copy is an orphan.");
+        m.put(SOURCE_REPLACED, "Delete: the tenant Pod was recreated under the same name; the old host Pod goes first.");
+        m.put(KIND_NOT_SYNCED, "Skip or Delete: the SyncPolicy does not copy this kind to the host (any more).");
+        m.put(NAMESPACE_EXCLUDED, "Skip or Delete: the kind's namespace filter excludes the virtual namespace.");
+        m.put(SELECTOR_MISMATCH, "Skip or Delete: the kind's label selector does not match the object.");
+        m.put(SYSTEM_NAMESPACE, "Skip or Delete: tenant system namespaces are never synced.");
+        m.put(SOURCE_TERMINATING, "Skip: the tenant object is being deleted and has no host copy.");
+        m.put(REFERENCES_UNSYNCED_KIND, "Skip: the object refers to a kind the SyncPolicy does not sync.");
+        m.put(MANAGED_BY_HOST, "Skip: a host controller maintains the equivalent object.");
+        m.put(TENANT_ONLY, "Skip: the object belongs to the tenant's own control plane.");
+        m.put(FOREIGN_OBJECT, "Conflict: the host name is taken by an object not managed for this tenant.");
+        m.put(NAME_COLLISION, "Conflict: two tenant objects map to one host name.");
+        m.put(INVALID_SOURCE, "Error: the tenant object is malformed.");
+        m.put(POD_SECURITY_VIOLATION, "Error: the pod breaks the isolation profile's Pod Security level.");
+        m.put(SERVICE_TYPE_NOT_ALLOWED, "Error: the Service type is not allowed by the isolation profile.");
+        m.put(FIELD_NOT_ALLOWED, "Error: a field that would reach outside the tenant.");
+        return m;
+    }
+}
