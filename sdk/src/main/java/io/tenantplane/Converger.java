@@ -1,0 +1,456 @@
+package io.tenantplane;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Outcome;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.Resources;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Plan;
+import io.tenantplane.plan.Planner;
+import io.tenantplane.plan.Snapshot;
+import io.tenantplane.transform.SyncRules;
+import io.tenantplane.transform.TransformOptions;
+import io.tenantplane.transform.Transformer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * One convergence pass: read, plan, apply, let status flow back. The reading and the flowing back live here; the
+ * deciding is the {@link Planner}'s and the writing the {@link Applier}'s.
+ *
+ * <p>Reads per pass, per synced kind: one list of the tenant's objects (all virtual namespaces but the system ones),
+ * one list of the host objects labelled with this tenant in the host namespace, and a get for each object the plan
+ * would create (to find a foreign object holding the name). Kinds tenantplane can sync but the policy does not are
+ * listed on the host with the tenant's labels only, so their copies are collected when a policy drops a kind.
+ */
+final class Converger {
+
+    /**
+     * Namespaced kinds tenantplane can sync; their host copies are listed (by the tenant's labels) and collected even
+     * after the policy stops naming them.
+     */
+    static final List<String> COLLECTABLE_KINDS = SyncPolicy.SUPPORTED_KINDS.stream()
+            .filter(SyncPolicy.SupportedKind::namespaced).map(SyncPolicy.SupportedKind::kind).toList();
+
+    static final String STATUS_FROM_HOST = "StatusFromHost";
+    static final String BOUND_TO_NODE = "BoundToNode";
+    static final String NODE_MIRRORED = "NodeMirrored";
+
+    private final Planner planner = new Planner();
+    private final Reader hostReader;
+    private final Resources hostResources;
+    private final Applier hostApplier;
+    private final Function<ApiClient, Applier> appliers;
+    private final Observer observer;
+
+    Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer) {
+        this.hostReader = new Reader(host);
+        this.hostResources = Resources.of(host);
+        this.appliers = appliers;
+        this.hostApplier = appliers.apply(host);
+        this.observer = observer;
+    }
+
+    /** A full pass over every kind the tenant's policy syncs. */
+    ConvergenceReport converge(TenantContext ctx, ApiClient tenantClient) {
+        long start = System.nanoTime();
+        TenantKey key = ctx.key();
+        Observer.PassScope scope = observer.passStarted(key);
+        try {
+            Pass pass = new Pass(ctx, tenantClient, scope);
+            List<Outcome> outcomes = pass.full();
+            return new ConvergenceReport(key, outcomes, Duration.ofNanos(System.nanoTime() - start), null);
+        } catch (ReadFailedException e) {
+            scope.failed(e);
+            return new ConvergenceReport(key, List.of(), Duration.ofNanos(System.nanoTime() - start),
+                    new ConvergenceReport.PassFailure("ReadFailed", e.getMessage()));
+        } catch (RuntimeException e) {
+            scope.failed(e);
+            throw e;
+        } finally {
+            scope.finished(Duration.ofNanos(System.nanoTime() - start));
+            scope.close();
+        }
+    }
+
+    /** A pass over one tenant object and its host copy: what a watch event on either side asks for. */
+    ConvergenceReport converge(TenantContext ctx, ApiClient tenantClient, TenantObjectRef ref) {
+        long start = System.nanoTime();
+        TenantKey key = ctx.key();
+        Observer.PassScope scope = observer.passStarted(key);
+        try {
+            Pass pass = new Pass(ctx, tenantClient, scope);
+            List<Outcome> outcomes = pass.one(ref);
+            return new ConvergenceReport(key, outcomes, Duration.ofNanos(System.nanoTime() - start), null);
+        } catch (ReadFailedException e) {
+            scope.failed(e);
+            return new ConvergenceReport(key, List.of(), Duration.ofNanos(System.nanoTime() - start),
+                    new ConvergenceReport.PassFailure("ReadFailed", e.getMessage()));
+        } catch (RuntimeException e) {
+            scope.failed(e);
+            throw e;
+        } finally {
+            scope.finished(Duration.ofNanos(System.nanoTime() - start));
+            scope.close();
+        }
+    }
+
+    /** The state of one pass. */
+    private final class Pass {
+        private final TenantContext ctx;
+        private final TenantKey key;
+        private final String tenant;
+        private final String hostNs;
+        private final SyncPolicy policy;
+        private final SyncRules rules;
+        private final TransformOptions options;
+        private final Transformer transformer;
+        private final Reader tenantReader;
+        private final Resources tenantResources;
+        private final Applier tenantApplier;
+        private final Observer.PassScope scope;
+        private final List<Outcome> outcomes = new ArrayList<>();
+        private final Map<String, Boolean> mirroredNodes = new HashMap<>();
+
+        Pass(TenantContext ctx, ApiClient tenantClient, Observer.PassScope scope) {
+            this.ctx = ctx;
+            this.key = ctx.key();
+            this.tenant = ctx.tenant();
+            this.hostNs = ctx.hostNamespace();
+            this.policy = ctx.policy();
+            this.rules = SyncRules.of(policy);
+            this.options = Options.from(ctx.cluster(), ctx.profile(), policy);
+            this.transformer = new Transformer(tenant, hostNs, policy, options);
+            this.tenantReader = new Reader(tenantClient);
+            this.tenantResources = Resources.of(tenantClient);
+            this.tenantApplier = appliers.apply(tenantClient);
+            this.scope = scope;
+        }
+
+        List<Outcome> full() {
+            List<JsonObject> tenantObjects = new ArrayList<>();
+            List<JsonObject> hostObjects = new ArrayList<>();
+            Set<String> listed = new java.util.HashSet<>();
+            for (SyncPolicy.KindRule rule : policy.spec().kinds()) {
+                if (rule == null || rule.kind() == null || !rule.toHost() || !listed.add(rule.kind())) {
+                    continue;
+                }
+                ResourceKind tk = tenantResources.resolve(rule.effectiveApiVersion(), rule.kind());
+                for (JsonObject o : tenantReader.list(tk, null, null)) {
+                    String ns = Json.string(o, "metadata", "namespace");
+                    if (ns == null || !SyncPolicy.SYSTEM_NAMESPACES.contains(ns)) {
+                        tenantObjects.add(o);
+                    }
+                }
+                ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
+                hostObjects.addAll(hostReader.list(hk, hk.namespaced() ? hostNs : null,
+                        ReverseMapping.TENANT + "=" + tenant));
+            }
+            for (String kind : COLLECTABLE_KINDS) {
+                if (listed.add(kind)) {
+                    ResourceKind hk = ResourceKind.wellKnown(null, kind).orElseThrow();
+                    hostObjects.addAll(hostReader.list(hk, hostNs, ReverseMapping.MANAGED_BY + "="
+                            + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tenant));
+                }
+            }
+            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, options, tenantObjects, hostObjects);
+            Plan plan = planner.plan(snapshot);
+            Snapshot taken = withNamesTaken(snapshot, plan);
+            if (taken != null) {
+                snapshot = taken;
+                plan = planner.plan(snapshot);
+            }
+            apply(plan, snapshot);
+            flowBack(tenantObjects);
+            return List.copyOf(outcomes);
+        }
+
+        List<Outcome> one(TenantObjectRef ref) {
+            if (ref.virtualNamespace() != null && SyncPolicy.SYSTEM_NAMESPACES.contains(ref.virtualNamespace())) {
+                return List.of();
+            }
+            Optional<SyncPolicy.KindRule> rule = rules.rule(ref.kind());
+            String apiVersion = rule.map(SyncPolicy.KindRule::effectiveApiVersion).orElse(null);
+            ResourceKind tk = tenantResources.resolve(apiVersion, ref.kind());
+            ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
+            List<JsonObject> tenantObjects = new ArrayList<>();
+            tenantReader.get(tk, ref.virtualNamespace(), ref.name()).ifPresent(tenantObjects::add);
+            String service = endpointsService(ref, tenantObjects);
+            if (service != null) {
+                tenantReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(), ref.virtualNamespace(),
+                        service).ifPresent(tenantObjects::add);
+            }
+            List<JsonObject> hostObjects = new ArrayList<>();
+            hostReader.get(hk, hostNs, ref.hostName()).ifPresent(hostObjects::add);
+            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, options, tenantObjects, hostObjects);
+            Plan plan = planner.plan(snapshot);
+            List<Decision> mine = plan.decisions().stream()
+                    .filter(d -> d.kind().equals(ref.kind()) && d.host() != null
+                            && ref.hostName().equals(d.host().name()))
+                    .toList();
+            apply(new Plan(mine), snapshot);
+            flowBack(tenantObjects.stream().filter(o -> ref.kind().equals(Json.string(o, "kind"))).toList());
+            return List.copyOf(outcomes);
+        }
+
+        private String endpointsService(TenantObjectRef ref, List<JsonObject> found) {
+            if (ref.kind().equals("Endpoints")) {
+                return ref.name();
+            }
+            if (ref.kind().equals("EndpointSlice") && !found.isEmpty()) {
+                return Json.labels(found.get(0)).get("kubernetes.io/service-name");
+            }
+            return null;
+        }
+
+        /**
+         * The snapshot with the objects that already hold names the plan would create (null when there are none), so
+         * that a name held by a foreign object is a Conflict before anything is written.
+         */
+        private Snapshot withNamesTaken(Snapshot snapshot, Plan plan) {
+            Snapshot s = snapshot;
+            boolean found = false;
+            for (Decision d : plan.decisions()) {
+                if (d.action() != Action.CREATE || d.host() == null) {
+                    continue;
+                }
+                ResourceKind hk = hostResources.resolve(apiVersionOf(d), d.kind());
+                Optional<JsonObject> existing = hostReader.get(hk, d.host().namespace(), d.host().name());
+                if (existing.isPresent()) {
+                    s = s.withHostObject(existing.get());
+                    found = true;
+                }
+            }
+            return found ? s : null;
+        }
+
+        private void apply(Plan plan, Snapshot snapshot) {
+            String currentKind = null;
+            Observer.PassScope kindScope = Observer.PassScope.NOOP;
+            try {
+                for (Decision d : plan.decisions()) {
+                    if (!d.kind().equals(currentKind)) {
+                        kindScope.close();
+                        currentKind = d.kind();
+                        kindScope = scope.kind(currentKind);
+                    }
+                    Outcome o = hostApplier.apply(d, (stale, current) -> replan(snapshot, stale, current));
+                    report(o, kindScope);
+                }
+            } finally {
+                kindScope.close();
+            }
+        }
+
+        private Decision replan(Snapshot snapshot, Decision stale, JsonObject current) {
+            if (stale.host() == null) {
+                return null;
+            }
+            Snapshot fresh = current == null
+                    ? snapshot.withoutHostObject(stale.kind(), stale.host().namespace(), stale.host().name())
+                    : snapshot.withHostObject(current);
+            return planner.planObject(fresh, stale.kind(), stale.host().name()).orElse(null);
+        }
+
+        private void report(Outcome o, Observer.PassScope kindScope) {
+            outcomes.add(o);
+            kindScope.decision(o);
+            observer.decision(key, o);
+        }
+
+        /** Host status back to the tenant (kinds with {@code fromHost: status}); Pods also get bound to nodes. */
+        private void flowBack(List<JsonObject> tenantObjects) {
+            Map<String, JsonObject> hostCopies = new LinkedHashMap<>();
+            for (Outcome o : outcomes) {
+                Decision d = o.decision();
+                if (d.host() == null || d.source() == null) {
+                    continue;
+                }
+                JsonObject host = switch (o) {
+                    case Outcome.Applied a when d.action() == Action.CREATE || d.action() == Action.UPDATE ->
+                            a.result();
+                    case Outcome.NotWritten n when d.action() == Action.UNCHANGED -> d.observed();
+                    default -> null;
+                };
+                if (host != null) {
+                    hostCopies.put(d.kind() + "/" + d.source().virtualNamespace() + "/" + d.source().name(), host);
+                }
+            }
+            if (hostCopies.isEmpty()) {
+                return;
+            }
+            Observer.PassScope kindScope = scope.kind("status");
+            try {
+                for (JsonObject t : tenantObjects) {
+                    String kind = Json.string(t, "kind");
+                    if (kind == null || !statusFlowsBack(kind)) {
+                        continue;
+                    }
+                    JsonObject host = hostCopies.get(kind + "/" + Json.string(t, "metadata", "namespace") + "/"
+                            + Json.string(t, "metadata", "name"));
+                    if (host == null) {
+                        continue;
+                    }
+                    JsonObject tenantObject = t;
+                    if (kind.equals("Pod")) {
+                        tenantObject = bind(t, host, kindScope);
+                        if (tenantObject == null) {
+                            continue;
+                        }
+                    }
+                    copyStatus(kind, tenantObject, host, kindScope);
+                }
+            } finally {
+                kindScope.close();
+            }
+        }
+
+        private boolean statusFlowsBack(String kind) {
+            Optional<SyncPolicy.KindRule> rule = rules.rule(kind);
+            if (rule.isEmpty() || !rule.get().toHost()) {
+                return false;
+            }
+            return rule.get().effectiveFromHost() == SyncPolicy.FromHost.STATUS;
+        }
+
+        private void copyStatus(String kind, JsonObject tenantObject, JsonObject host, Observer.PassScope kindScope) {
+            JsonElement hostStatus = host.get("status");
+            if (hostStatus == null || !hostStatus.isJsonObject()
+                    || Objects.equals(hostStatus, tenantObject.get("status"))) {
+                return;
+            }
+            JsonObject desired = tenantObject.deepCopy();
+            desired.add("status", hostStatus.deepCopy());
+            String phase = Json.string(hostStatus.getAsJsonObject(), "phase");
+            Decision d = new Decision(Action.UPDATE, kind, source(tenantObject), hostRef(host), STATUS_FROM_HOST,
+                    describe(tenantObject) + " takes the status of its host copy " + where(host)
+                            + (phase == null ? "" : " (phase " + phase + ")"),
+                    desired, tenantObject);
+            report(tenantApplier.applyStatus(d), kindScope);
+        }
+
+        /**
+         * Binds an unscheduled tenant Pod to the tenant Node that mirrors the host node its copy runs on; returns the
+         * tenant Pod as it is afterwards (null when it is gone).
+         */
+        private JsonObject bind(JsonObject tenantPod, JsonObject hostPod, Observer.PassScope kindScope) {
+            String node = Json.string(hostPod, "spec", "nodeName");
+            String bound = Json.string(tenantPod, "spec", "nodeName");
+            if (node == null || node.isEmpty() || (bound != null && !bound.isEmpty())) {
+                return tenantPod;
+            }
+            if (!mirrorNode(node, kindScope)) {
+                return tenantPod;
+            }
+            Decision d = new Decision(Action.UPDATE, "Pod", source(tenantPod), hostRef(hostPod), BOUND_TO_NODE,
+                    describe(tenantPod) + " is bound to node " + node + ", where the host scheduled its copy "
+                            + where(hostPod), null, tenantPod);
+            Outcome o = tenantApplier.bind(d, node);
+            report(o, kindScope);
+            if (!(o instanceof Outcome.Applied)) {
+                return tenantPod;
+            }
+            ResourceKind pods = ResourceKind.wellKnown("v1", "Pod").orElseThrow();
+            return tenantReader.get(pods, Json.string(tenantPod, "metadata", "namespace"),
+                    Json.string(tenantPod, "metadata", "name")).orElse(null);
+        }
+
+        /** Makes sure the tenant has a Node mirroring host node {@code name}; false when it could not. */
+        private boolean mirrorNode(String name, Observer.PassScope kindScope) {
+            Boolean done = mirroredNodes.get(name);
+            if (done != null) {
+                return done;
+            }
+            ResourceKind nodes = ResourceKind.wellKnown("v1", "Node").orElseThrow();
+            JsonObject hostNode;
+            try {
+                hostNode = hostReader.get(nodes, null, name).orElse(null);
+            } catch (ReadFailedException e) {
+                // Without read access to host nodes the mirror carries the name alone.
+                hostNode = null;
+            }
+            JsonObject desired = NodeMirror.desired(name, hostNode);
+            Optional<JsonObject> current = tenantReader.get(nodes, null, name);
+            boolean ok = true;
+            Decision.HostRef ref = new Decision.HostRef(null, name);
+            if (current.isEmpty()) {
+                Decision d = new Decision(Action.CREATE, "Node", null, ref, NODE_MIRRORED,
+                        "tenant " + tenant + " gets Node " + name + ", mirroring the host node its pods run on",
+                        desired, null);
+                Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
+                report(o, kindScope);
+                ok = o instanceof Outcome.Applied;
+                if (ok && NodeMirror.statusDiffers(desired, ((Outcome.Applied) o).result())) {
+                    writeNodeStatus(name, desired, ((Outcome.Applied) o).result(), kindScope);
+                }
+            } else {
+                JsonObject node = current.get();
+                if (NodeMirror.labelsDiffer(desired, node)) {
+                    JsonObject update = node.deepCopy();
+                    Json.child(update, "metadata").add("labels", Json.object(desired, "metadata", "labels").deepCopy());
+                    Decision d = new Decision(Action.UPDATE, "Node", null, ref, NODE_MIRRORED,
+                            "tenant Node " + name + " takes the labels of the host node", update, node);
+                    Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
+                    report(o, kindScope);
+                    if (o instanceof Outcome.Applied a) {
+                        node = a.result();
+                    }
+                }
+                if (NodeMirror.statusDiffers(desired, node)) {
+                    writeNodeStatus(name, desired, node, kindScope);
+                }
+            }
+            mirroredNodes.put(name, ok);
+            return ok;
+        }
+
+        private void writeNodeStatus(String name, JsonObject desired, JsonObject node, Observer.PassScope kindScope) {
+            Decision d = new Decision(Action.UPDATE, "Node", null, new Decision.HostRef(null, name), NODE_MIRRORED,
+                    "tenant Node " + name + " takes the capacity and readiness of the host node", desired, node);
+            report(tenantApplier.applyStatus(d), kindScope);
+        }
+
+        private Decision.SourceRef source(JsonObject tenantObject) {
+            return new Decision.SourceRef(tenant, Json.string(tenantObject, "metadata", "namespace"),
+                    Json.string(tenantObject, "metadata", "name"), Json.string(tenantObject, "metadata", "uid"));
+        }
+
+        private Decision.HostRef hostRef(JsonObject host) {
+            return new Decision.HostRef(Json.string(host, "metadata", "namespace"), Json.string(host, "metadata", "name"));
+        }
+
+        private String describe(JsonObject tenantObject) {
+            String ns = Json.string(tenantObject, "metadata", "namespace");
+            return Json.string(tenantObject, "kind") + " " + (ns == null ? "" : ns + "/")
+                    + Json.string(tenantObject, "metadata", "name") + " of tenant " + tenant;
+        }
+
+        private String where(JsonObject host) {
+            String ns = Json.string(host, "metadata", "namespace");
+            return (ns == null ? "" : ns + "/") + Json.string(host, "metadata", "name");
+        }
+
+        private String apiVersionOf(Decision d) {
+            JsonObject o = d.desired() != null ? d.desired() : d.observed();
+            return o == null ? null : Json.string(o, "apiVersion");
+        }
+    }
+}

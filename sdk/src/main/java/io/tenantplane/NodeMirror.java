@@ -1,0 +1,104 @@
+package io.tenantplane;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import java.util.Objects;
+
+/**
+ * The tenant Node that stands for a host node. The tenant control plane runs no kubelets in shared and dedicated
+ * mode; tenant Pods are bound to these mirrors so that {@code kubectl get pods -o wide} shows where they run. The
+ * mirror copies the host node's labels, capacity, allocatable, addresses, node info and Ready condition. Heartbeat
+ * times are not compared: a mirror is written only when something a user would see changed.
+ */
+final class NodeMirror {
+
+    /** Label on every mirror, so a tenant can tell mirrors from real nodes. */
+    static final String MIRROR_LABEL = "tenantplane.io/host-node";
+
+    private NodeMirror() {
+    }
+
+    /** The mirror of host node {@code name}; {@code hostNode} null when it cannot be read. */
+    static JsonObject desired(String name, JsonObject hostNode) {
+        JsonObject n = new JsonObject();
+        n.addProperty("apiVersion", "v1");
+        n.addProperty("kind", "Node");
+        JsonObject meta = Json.child(n, "metadata");
+        meta.addProperty("name", name);
+        JsonObject labels = new JsonObject();
+        if (hostNode != null && Json.object(hostNode, "metadata", "labels") != null) {
+            labels = Json.object(hostNode, "metadata", "labels").deepCopy();
+        } else {
+            labels.addProperty("kubernetes.io/hostname", name);
+        }
+        labels.addProperty(MIRROR_LABEL, "true");
+        meta.add("labels", labels);
+        JsonObject status = Json.child(n, "status");
+        JsonObject hostStatus = hostNode == null ? null : Json.object(hostNode, "status");
+        if (hostStatus != null) {
+            for (String f : new String[] {"capacity", "allocatable", "addresses", "nodeInfo"}) {
+                if (hostStatus.has(f)) {
+                    status.add(f, hostStatus.get(f).deepCopy());
+                }
+            }
+        }
+        JsonObject ready = ready(hostStatus);
+        JsonArray conditions = new JsonArray();
+        if (ready != null) {
+            conditions.add(ready);
+        } else {
+            JsonObject unknown = new JsonObject();
+            unknown.addProperty("type", "Ready");
+            unknown.addProperty("status", "Unknown");
+            unknown.addProperty("reason", "HostNodeNotReadable");
+            unknown.addProperty("message", "tenantplane cannot read host node " + name);
+            conditions.add(unknown);
+        }
+        status.add("conditions", conditions);
+        return n;
+    }
+
+    private static JsonObject ready(JsonObject hostStatus) {
+        if (hostStatus == null || !hostStatus.has("conditions") || !hostStatus.get("conditions").isJsonArray()) {
+            return null;
+        }
+        for (JsonElement c : hostStatus.getAsJsonArray("conditions")) {
+            if (c.isJsonObject() && "Ready".equals(Json.string(c.getAsJsonObject(), "type"))) {
+                return c.getAsJsonObject().deepCopy();
+            }
+        }
+        return null;
+    }
+
+    /** Whether the mirror's labels differ from the desired ones. */
+    static boolean labelsDiffer(JsonObject desired, JsonObject current) {
+        return !Json.labels(desired).equals(Json.labels(current));
+    }
+
+    /** Whether what a user sees of the status differs (heartbeat times aside). */
+    static boolean statusDiffers(JsonObject desired, JsonObject current) {
+        JsonObject d = visible(Json.object(desired, "status"));
+        JsonObject c = visible(current == null ? null : Json.object(current, "status"));
+        return !Objects.equals(d, c);
+    }
+
+    private static JsonObject visible(JsonObject status) {
+        JsonObject v = new JsonObject();
+        if (status == null) {
+            return v;
+        }
+        for (String f : new String[] {"capacity", "allocatable", "addresses", "nodeInfo"}) {
+            if (status.has(f)) {
+                v.add(f, status.get(f));
+            }
+        }
+        JsonObject ready = ready(status);
+        if (ready != null) {
+            ready.remove("lastHeartbeatTime");
+            v.add("ready", ready);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,45 @@
+package io.tenantplane;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.transform.PodSecurityLevel;
+import io.tenantplane.transform.SyncRules;
+import io.tenantplane.transform.TransformOptions;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** What the transform takes from a tenant's IsolationProfile and mode (DESIGN: Transform, Modes). */
+final class Options {
+
+    private Options() {
+    }
+
+    /**
+     * The host ServiceAccount the profile names (unless the policy syncs ServiceAccounts), its Service types and Pod
+     * Security level, and in dedicated mode its node placement. Without a profile: {@link TransformOptions#defaults()}.
+     */
+    static TransformOptions from(TenantCluster tc, IsolationProfile profile, SyncPolicy policy) {
+        if (profile == null) {
+            return TransformOptions.defaults();
+        }
+        IsolationProfile p = profile.withDefaults();
+        TransformOptions o = TransformOptions.defaults()
+                .withPodSecurity(PodSecurityLevel.parse(p.podSecurityLevel().value()))
+                .withAllowedServiceTypes(p.spec().services().allowedTypes().stream()
+                        .map(IsolationProfile.ServiceType::value).collect(Collectors.toSet()));
+        if (tc != null && tc.tenant() != null && !SyncRules.of(policy).syncsToHost("ServiceAccount")) {
+            o = o.withHostServiceAccount(p.workloadServiceAccountName(tc.tenant()));
+        }
+        IsolationProfile.NodePlacement placement = p.spec().nodePlacement();
+        if (tc != null && tc.mode() == TenantCluster.Mode.DEDICATED && placement != null) {
+            List<JsonObject> tolerations = placement.tolerations().stream()
+                    .map(t -> Json.gson().toJsonTree(t).getAsJsonObject()).toList();
+            o = o.withPlacement(Map.copyOf(placement.nodeSelector()), tolerations);
+        }
+        return o;
+    }
+}

@@ -1,0 +1,112 @@
+package io.tenantplane;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Differences;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Decides, for one rendered object of a tenant's isolation boundary or control plane, what to do with the host
+ * object of that name: a pure function, like the sync {@code Planner}.
+ *
+ * <ul>
+ *   <li>Objects tenantplane owns carry {@code managed-by=tenantplane} and {@code tenant=<tenant>}: absent, they are
+ *       created ({@code NotOnHost}); held by an object without those labels, they are a {@code Conflict}
+ *       ({@code ForeignObject}) and the holder is left alone; ours and different on a field the renderer sets, they are
+ *       updated ({@code OutOfSync}, naming the fields); otherwise {@code Unchanged} ({@code InSync}).</li>
+ *   <li>A rendered object without those labels is an intent for labels on an object someone else owns (the shared
+ *       host Namespace's Pod Security labels): only missing or different labels are written
+ *       ({@code LabelsApplied}); it is never created or deleted.</li>
+ *   <li>Data that another writer puts into a rendered Secret (the kubeconfig the control plane publishes) is kept on
+ *       update.</li>
+ * </ul>
+ */
+final class ProvisionPlan {
+
+    static final String NOT_ON_HOST = "NotOnHost";
+    static final String IN_SYNC = "InSync";
+    static final String OUT_OF_SYNC = "OutOfSync";
+    static final String FOREIGN_OBJECT = "ForeignObject";
+    static final String LABELS_APPLIED = "LabelsApplied";
+    static final String HOST_OBJECT_MISSING = "HostObjectMissing";
+
+    private ProvisionPlan() {
+    }
+
+    /** True when {@code desired} is an object tenantplane owns for {@code tenant}. */
+    static boolean owned(JsonObject desired, String tenant) {
+        Map<String, String> l = Json.labels(desired);
+        return ReverseMapping.MANAGED_BY_VALUE.equals(l.get(ReverseMapping.MANAGED_BY))
+                && tenant.equals(l.get(ReverseMapping.TENANT));
+    }
+
+    /**
+     * The decision for {@code desired} given the host object of its name.
+     *
+     * @param tenantCluster {@code namespace/name} of the TenantCluster, for the decision's source
+     * @param observed      the host object now, or null when absent
+     */
+    static Decision decide(String tenant, String tenantCluster, JsonObject desired, JsonObject observed) {
+        String kind = Objects.requireNonNull(Json.string(desired, "kind"), "kind");
+        String ns = Json.string(desired, "metadata", "namespace");
+        String name = Json.string(desired, "metadata", "name");
+        Decision.SourceRef source = new Decision.SourceRef(tenant, null, tenantCluster, null);
+        Decision.HostRef host = new Decision.HostRef(ns, name);
+        String what = kind + " " + (ns == null ? "" : ns + "/") + name;
+        if (!owned(desired, tenant)) {
+            return labelsOnly(kind, source, host, what, desired, observed);
+        }
+        if (observed == null) {
+            return new Decision(Action.CREATE, kind, source, host, NOT_ON_HOST,
+                    what + " of tenant " + tenant + " is not on the host yet; it is created", desired, null);
+        }
+        if (!owned(observed, tenant)) {
+            return new Decision(Action.CONFLICT, kind, source, host, FOREIGN_OBJECT,
+                    what + " is needed by tenant " + tenant + " but the host already has an object of that name that "
+                            + "tenantplane does not manage for it; it is left alone and the tenant is Degraded",
+                    null, observed);
+        }
+        List<Differences.Difference> diffs = Differences.of(desired, observed);
+        if (diffs.isEmpty()) {
+            return new Decision(Action.UNCHANGED, kind, source, host, IN_SYNC, what + " of tenant " + tenant
+                    + " is as rendered", desired, observed);
+        }
+        JsonObject body = desired.deepCopy();
+        if ("Secret".equals(kind)) {
+            for (String f : new String[] {"data", "stringData"}) {
+                if (!body.has(f) && observed.has(f)) {
+                    body.add(f, observed.get(f).deepCopy());
+                }
+            }
+        }
+        return new Decision(Action.UPDATE, kind, source, host, OUT_OF_SYNC, what + " of tenant " + tenant
+                + " differs from what is rendered; restoring " + Differences.summary(diffs, 3), body, observed);
+    }
+
+    private static Decision labelsOnly(String kind, Decision.SourceRef source, Decision.HostRef host, String what,
+                                       JsonObject desired, JsonObject observed) {
+        if (observed == null) {
+            return new Decision(Action.ERROR, kind, source, host, HOST_OBJECT_MISSING,
+                    what + " does not exist; tenantplane only sets labels on it and does not create it", null, null);
+        }
+        Map<String, String> want = Json.labels(desired);
+        Map<String, String> have = Json.labels(observed);
+        List<String> missing = want.entrySet().stream()
+                .filter(e -> !e.getValue().equals(have.get(e.getKey())))
+                .map(e -> e.getKey() + "=" + e.getValue()).toList();
+        if (missing.isEmpty()) {
+            return new Decision(Action.UNCHANGED, kind, source, host, IN_SYNC, what + " has the labels "
+                    + want.keySet() + " tenantplane sets on it", null, observed);
+        }
+        JsonObject body = observed.deepCopy();
+        JsonObject labels = Json.child(body, "metadata", "labels");
+        want.forEach(labels::addProperty);
+        return new Decision(Action.UPDATE, kind, source, host, LABELS_APPLIED, what + " gets the labels "
+                + String.join(", ", missing) + "; its other labels and fields are left as they are", body, observed);
+    }
+}

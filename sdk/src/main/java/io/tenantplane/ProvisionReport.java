@@ -1,0 +1,41 @@
+package io.tenantplane;
+
+import io.tenantplane.apply.Outcome;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Action;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@link TenantPlane#ensure} did for one tenant.
+ *
+ * @param tenant        the tenant
+ * @param outcomes      one per host object of the isolation boundary and control plane (or, when the tenant is being
+ *                      deleted, one per object removed), plus the finalizer change when there was one
+ * @param status        the TenantCluster status as it is now (written or already in place); null when the
+ *                      TenantCluster no longer exists
+ * @param statusWritten whether this call wrote the status (false when nothing in it changed)
+ * @param gone          true when the TenantCluster does not exist any more: it was not found, or it was being
+ *                      deleted and this call removed what was created for it and then its finalizer
+ */
+public record ProvisionReport(TenantKey tenant, List<Outcome> outcomes, TenantCluster.Status status,
+                              boolean statusWritten, boolean gone) {
+
+    public ProvisionReport {
+        Objects.requireNonNull(tenant, "tenant");
+        outcomes = List.copyOf(outcomes);
+    }
+
+    /** The writes that succeeded. */
+    public long writes() {
+        return outcomes.stream().filter(o -> o instanceof Outcome.Applied).count();
+    }
+
+    /** True when every object is in place: no conflict, no failed write, no invalid spec. */
+    public boolean succeeded() {
+        return outcomes.stream().noneMatch(o -> o instanceof Outcome.Failed
+                || o.decision().action() == Action.CONFLICT || o.decision().action() == Action.ERROR)
+                && (status == null || status.phase() != TenantCluster.Phase.PENDING);
+    }
+}

@@ -1,0 +1,557 @@
+package io.tenantplane;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Outcome;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.Resources;
+import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.controlplane.ControlPlaneRenderer;
+import io.tenantplane.isolation.IsolationRenderer;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.Condition;
+import io.tenantplane.model.Conditions;
+import io.tenantplane.model.InvalidResourceException;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.Parsed;
+import io.tenantplane.model.Problem;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.naming.Ownership;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * Provisioning and removal of a tenant on the host, and the TenantCluster's status. Decisions come from
+ * {@link ProvisionPlan} (pure); writes go through the {@link Applier}.
+ */
+final class Provisioner {
+
+    /** The finalizer that makes the deletion of a TenantCluster wait for the removal of what was created for it. */
+    static final String FINALIZER = "tenantplane.io/cleanup";
+
+    static final String CONTROL_PLANE_READY = "ControlPlaneReady";
+    static final String ISOLATION_APPLIED = "IsolationApplied";
+    static final String SYNCED = "Synced";
+    static final String DEGRADED = "Degraded";
+
+    private static final ResourceKind TENANT_CLUSTERS = kind(TenantCluster.API_VERSION, TenantCluster.KIND);
+    private static final ResourceKind SYNC_POLICIES = kind(SyncPolicy.API_VERSION, SyncPolicy.KIND);
+    private static final ResourceKind PROFILES = kind(IsolationProfile.API_VERSION, IsolationProfile.KIND);
+    private static final ResourceKind STATEFUL_SETS = kind("apps/v1", "StatefulSet");
+    private static final ResourceKind NAMESPACES = kind("v1", "Namespace");
+    /** Kinds the renderers produce in a namespace; removal lists them by the tenant's labels. */
+    private static final List<String> RENDERED_KINDS = List.of("StatefulSet", "PodDisruptionBudget", "Service",
+            "Secret", "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange",
+            "PersistentVolumeClaim");
+
+    private final Applier applier;
+    private final Applier statusWriter;
+    private final Reader reader;
+    private final Resources resources;
+    private final Observer observer;
+    private final Clock clock;
+
+    Provisioner(ApiClient host, Applier applier, Reader reader, Observer observer, Clock clock) {
+        this.applier = applier;
+        // Status writes re-read and recompute on a conflict themselves (see writeStatus), so one attempt each.
+        this.statusWriter = Applier.builder().client(host).observer(observer).maxAttempts(1).build();
+        this.reader = reader;
+        this.resources = Resources.of(host);
+        this.observer = observer;
+        this.clock = clock;
+    }
+
+    /** The isolation boundary, then the control plane, in apply order. */
+    static List<JsonObject> render(TenantCluster tc, IsolationProfile profile) {
+        List<JsonObject> out = new ArrayList<>(new IsolationRenderer().render(tc, profile));
+        out.addAll(new ControlPlaneRenderer().render(tc));
+        return List.copyOf(out);
+    }
+
+    // ------------------------------------------------------------ reading a tenant
+
+    Optional<TenantContext> context(TenantKey key) {
+        Optional<JsonObject> json = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        if (json.isEmpty()) {
+            return Optional.empty();
+        }
+        TenantCluster tc = TenantPlane.parsed(TenantCluster.fromJson(json.get()), "TenantCluster " + key
+                + " cannot be read");
+        Resolved r = resolve(tc);
+        if (r.policy() == null || r.profile() == null) {
+            throw new InvalidResourceException("TenantCluster " + key + " cannot be synced", r.problems());
+        }
+        return Optional.of(new TenantContext(tc, r.policy(), r.profile()));
+    }
+
+    /** The policy and profile a TenantCluster references, and every problem with the three. */
+    private Resolved resolve(TenantCluster tc) {
+        List<Problem> problems = new ArrayList<>(tc.validate());
+        SyncPolicy policy = null;
+        IsolationProfile profile = null;
+        TenantCluster.Spec spec = tc.spec();
+        if (spec != null && spec.syncPolicyRef() != null && spec.syncPolicyRef().name() != null) {
+            String name = spec.syncPolicyRef().name();
+            Optional<JsonObject> json = reader.get(SYNC_POLICIES, tc.namespace(), name);
+            if (json.isEmpty()) {
+                problems.add(Problem.of("spec.syncPolicyRef.name", "SyncPolicy " + name + " does not exist in "
+                        + "namespace " + tc.namespace() + "; create it or reference an existing one"));
+            } else {
+                Parsed<SyncPolicy> p = SyncPolicy.fromJson(json.get());
+                problems.addAll(p.problems().stream().map(x -> x.withSource("SyncPolicy " + name)).toList());
+                policy = p.toOptional().orElse(null);
+                if (policy != null) {
+                    problems.addAll(policy.validate().stream().map(x -> x.withSource("SyncPolicy " + name)).toList());
+                }
+            }
+        }
+        if (spec != null && spec.isolationProfileRef() != null && spec.isolationProfileRef().name() != null) {
+            String name = spec.isolationProfileRef().name();
+            Optional<JsonObject> json = reader.get(PROFILES, tc.namespace(), name);
+            if (json.isEmpty()) {
+                problems.add(Problem.of("spec.isolationProfileRef.name", "IsolationProfile " + name + " does not "
+                        + "exist in namespace " + tc.namespace() + "; create it or reference an existing one"));
+            } else {
+                Parsed<IsolationProfile> p = IsolationProfile.fromJson(json.get());
+                problems.addAll(p.problems().stream().map(x -> x.withSource("IsolationProfile " + name)).toList());
+                profile = p.toOptional().orElse(null);
+                if (profile != null) {
+                    problems.addAll(profile.validate().stream()
+                            .map(x -> x.withSource("IsolationProfile " + name)).toList());
+                    problems.addAll(profile.validateFor(tc));
+                }
+            }
+        }
+        return new Resolved(policy, profile, List.copyOf(problems));
+    }
+
+    private record Resolved(SyncPolicy policy, IsolationProfile profile, List<Problem> problems) {
+    }
+
+    // ------------------------------------------------------------ ensure
+
+    ProvisionReport ensure(TenantCluster given) {
+        if (given.metadata() == null || given.namespace() == null || given.tenant() == null) {
+            throw new IllegalArgumentException("tenantCluster needs metadata.namespace and metadata.name");
+        }
+        TenantKey key = new TenantKey(given.namespace(), given.tenant());
+        List<Outcome> outcomes = new ArrayList<>();
+        Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        if (stored.isEmpty()) {
+            if (given.metadata().deletionTimestamp() != null) {
+                return new ProvisionReport(key, outcomes, null, false, true);
+            }
+            JsonObject desired = given.toJson();
+            desired.remove("status");
+            Json.child(desired, "metadata").remove("resourceVersion");
+            Decision create = new Decision(Action.CREATE, TenantCluster.KIND, null,
+                    new Decision.HostRef(key.namespace(), key.name()), ProvisionPlan.NOT_ON_HOST,
+                    "TenantCluster " + key + " does not exist; it is created", desired, null);
+            Outcome o = applier.apply(create, Applier.Replanner.NONE);
+            report(key, o, outcomes);
+            if (!(o instanceof Outcome.Applied a)) {
+                return new ProvisionReport(key, outcomes, null, false, false);
+            }
+            stored = Optional.of(a.result());
+        }
+        return provision(key, stored.get(), outcomes);
+    }
+
+    /** Provisions the TenantCluster as stored; nothing when it does not exist. */
+    ProvisionReport ensure(TenantKey key) {
+        Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        if (stored.isEmpty()) {
+            return new ProvisionReport(key, List.of(), null, false, true);
+        }
+        return provision(key, stored.get(), new ArrayList<>());
+    }
+
+    private ProvisionReport provision(TenantKey key, JsonObject json, List<Outcome> outcomes) {
+        Long generation = generation(json);
+        Parsed<TenantCluster> parsed = TenantCluster.fromJson(json);
+        if (parsed instanceof Parsed.Invalid<TenantCluster> invalid) {
+            return invalid(key, invalid.problems(), generation, outcomes);
+        }
+        TenantCluster tc = ((Parsed.Ok<TenantCluster>) parsed).value();
+        if (tc.metadata().deletionTimestamp() != null) {
+            return remove(key, tc, json, outcomes);
+        }
+        Resolved r = resolve(tc);
+        if (!r.problems().isEmpty()) {
+            return invalid(key, r.problems(), generation, outcomes);
+        }
+        if (!tc.metadata().finalizers().contains(FINALIZER)) {
+            Outcome o = applier.apply(finalizer(json, true), (stale, current) ->
+                    current == null ? null : finalizerOrNull(current, true));
+            report(key, o, outcomes);
+        }
+        List<JsonObject> rendered = render(tc, r.profile());
+        String id = key.toString();
+        List<Outcome> isolation = new ArrayList<>();
+        for (JsonObject desired : rendered) {
+            ResourceKind kind = resources.resolve(Json.string(desired, "apiVersion"), Json.string(desired, "kind"));
+            String ns = kind.namespaced() ? Json.string(desired, "metadata", "namespace") : null;
+            JsonObject observed = reader.get(kind, ns, Json.string(desired, "metadata", "name")).orElse(null);
+            Decision d = ProvisionPlan.decide(tc.tenant(), id, desired, observed);
+            Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, desired, current));
+            report(key, o, outcomes);
+            if (IsolationRenderer.COMPONENT.equals(Json.labels(desired).get(ControlPlaneRenderer.COMPONENT_LABEL))
+                    || !ProvisionPlan.owned(desired, tc.tenant())) {
+                isolation.add(o);
+            }
+        }
+        Condition controlPlane = controlPlaneReady(tc, generation);
+        Condition isolated = isolationApplied(isolation, generation);
+        Condition degraded = degraded(outcomes, generation);
+        boolean ready = controlPlane.isTrue() && isolated.isTrue() && !degraded.isTrue();
+        Condition readyCondition = ready
+                ? Condition.of(Condition.READY, Condition.Status.TRUE, "TenantReady", "The control plane is ready and "
+                        + "the isolation boundary is in place.", generation)
+                : Condition.of(Condition.READY, Condition.Status.FALSE, firstFalse(controlPlane, isolated, degraded),
+                        notReadyMessage(controlPlane, isolated, degraded), generation);
+        TenantCluster.Phase phase = degraded.isTrue() ? TenantCluster.Phase.DEGRADED
+                : ready ? TenantCluster.Phase.READY : TenantCluster.Phase.PROVISIONING;
+        ControlPlaneNames names = ControlPlaneNames.of(tc);
+        List<Condition> desired = List.of(Conditions.accepted(List.of(), generation), controlPlane, isolated,
+                degraded, readyCondition);
+        StatusWrite w = writeStatus(key, current -> {
+            List<Condition> conds = new ArrayList<>(desired);
+            if (Conditions.find(current == null ? null : current.conditions(), SYNCED).isEmpty()) {
+                conds.add(Condition.of(SYNCED, Condition.Status.UNKNOWN, "NotSyncedYet",
+                        "No convergence pass has run yet.", generation));
+            }
+            return new TenantCluster.Status(phase, generation,
+                    Conditions.merge(current == null ? null : current.conditions(), conds, clock),
+                    tc.hostNamespace(), new TenantCluster.SecretKeyRef(names.kubeconfigSecret(), tc.namespace(),
+                            ControlPlaneNames.KUBECONFIG_KEY), tc.mode());
+        });
+        return new ProvisionReport(key, outcomes, w.status(), w.written(), false);
+    }
+
+    private ProvisionReport invalid(TenantKey key, List<Problem> problems, Long generation, List<Outcome> outcomes) {
+        Condition accepted = Conditions.accepted(problems, generation);
+        Problem first = problems.get(0);
+        String message = (first.field() == null ? "" : first.field() + ": ") + first.message()
+                + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more problem(s), see Accepted)" : "");
+        Condition ready = Condition.of(Condition.READY, Condition.Status.FALSE, "InvalidSpec", message, generation);
+        StatusWrite w = writeStatus(key, current -> new TenantCluster.Status(TenantCluster.Phase.PENDING, generation,
+                Conditions.merge(current == null ? null : current.conditions(), List.of(accepted, ready), clock),
+                current == null ? null : current.hostNamespace(),
+                current == null ? null : current.kubeconfigSecretRef(), current == null ? null : current.mode()));
+        return new ProvisionReport(key, outcomes, w.status(), w.written(), false);
+    }
+
+    private Condition controlPlaneReady(TenantCluster tc, Long generation) {
+        String name = ControlPlaneNames.of(tc).statefulSet();
+        Optional<JsonObject> sts = reader.get(STATEFUL_SETS, tc.namespace(), name);
+        if (sts.isEmpty()) {
+            return Condition.of(CONTROL_PLANE_READY, Condition.Status.FALSE, "NotCreated",
+                    "StatefulSet " + name + " does not exist.", generation);
+        }
+        long want = number(sts.get(), "spec", "replicas", 1);
+        long ready = number(sts.get(), "status", "readyReplicas", 0);
+        if (ready >= want) {
+            return Condition.of(CONTROL_PLANE_READY, Condition.Status.TRUE, "ReplicasReady",
+                    ready + " of " + want + " control plane replicas are ready.", generation);
+        }
+        return Condition.of(CONTROL_PLANE_READY, Condition.Status.FALSE, "ReplicasNotReady",
+                ready + " of " + want + " control plane replicas are ready.", generation);
+    }
+
+    private static Condition isolationApplied(List<Outcome> isolation, Long generation) {
+        List<String> bad = isolation.stream().filter(o -> o instanceof Outcome.Failed
+                        || o.decision().action() == Action.CONFLICT || o.decision().action() == Action.ERROR)
+                .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
+        if (bad.isEmpty()) {
+            return Condition.of(ISOLATION_APPLIED, Condition.Status.TRUE, "Applied",
+                    isolation.size() + " isolation objects are in place.", generation);
+        }
+        return Condition.of(ISOLATION_APPLIED, Condition.Status.FALSE, "NotApplied",
+                "Not in place: " + String.join(", ", bad) + ".", generation);
+    }
+
+    private static Condition degraded(List<Outcome> outcomes, Long generation) {
+        List<String> conflicts = outcomes.stream().filter(o -> o.decision().action() == Action.CONFLICT)
+                .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
+        if (!conflicts.isEmpty()) {
+            return Condition.of(DEGRADED, Condition.Status.TRUE, ProvisionPlan.FOREIGN_OBJECT,
+                    "Objects tenantplane does not manage hold names the tenant needs: " + String.join(", ", conflicts)
+                            + ". They are left alone; rename or remove them.", generation);
+        }
+        List<String> failed = outcomes.stream().filter(o -> o instanceof Outcome.Failed
+                        || o.decision().action() == Action.ERROR)
+                .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
+        if (!failed.isEmpty()) {
+            return Condition.of(DEGRADED, Condition.Status.TRUE, "WriteFailed",
+                    "Could not write: " + String.join(", ", failed) + ".", generation);
+        }
+        return Condition.of(DEGRADED, Condition.Status.FALSE, "AsExpected", "Every object is in place.", generation);
+    }
+
+    private static String firstFalse(Condition controlPlane, Condition isolated, Condition degraded) {
+        if (degraded.isTrue()) {
+            return "Degraded";
+        }
+        if (!isolated.isTrue()) {
+            return "IsolationNotApplied";
+        }
+        return "ControlPlaneNotReady";
+    }
+
+    private static String notReadyMessage(Condition controlPlane, Condition isolated, Condition degraded) {
+        if (degraded.isTrue()) {
+            return degraded.message();
+        }
+        if (!isolated.isTrue()) {
+            return isolated.message();
+        }
+        return controlPlane.message();
+    }
+
+    // ------------------------------------------------------------ synced condition
+
+    /** Records a pass as the {@code Synced} condition; written only when it changed. */
+    void recordSynced(TenantCluster tc, ConvergenceReport report) {
+        Long generation = tc.metadata().generation();
+        Condition synced = synced(report, generation);
+        writeStatus(new TenantKey(tc.namespace(), tc.tenant()), current -> {
+            TenantCluster.Status s = current == null
+                    ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
+            return new TenantCluster.Status(s.phase(), s.observedGeneration(),
+                    Conditions.merge(s.conditions(), List.of(synced), clock), s.hostNamespace(),
+                    s.kubeconfigSecretRef(), s.mode());
+        });
+    }
+
+    static Condition synced(ConvergenceReport r, Long generation) {
+        if (r.failure() != null) {
+            return Condition.of(SYNCED, Condition.Status.FALSE, r.failure().reason(), r.failure().message(),
+                    generation);
+        }
+        long conflicts = r.count(Action.CONFLICT);
+        long errors = r.count(Action.ERROR);
+        long failed = r.failures().size();
+        if (conflicts + errors + failed == 0) {
+            long inSync = r.outcomes().stream().filter(o -> o.decision().action() == Action.CREATE
+                    || o.decision().action() == Action.UPDATE || o.decision().action() == Action.UNCHANGED)
+                    .filter(o -> !(o instanceof Outcome.Failed))
+                    .map(o -> o.decision().kind() + "/" + o.decision().host()).distinct().count();
+            return Condition.of(SYNCED, Condition.Status.TRUE, "Converged",
+                    "The host copies of " + inSync + " tenant objects are in sync.", generation);
+        }
+        String reason = conflicts > 0 ? "Conflicts" : errors > 0 ? "InvalidObjects" : "WritesFailed";
+        return Condition.of(SYNCED, Condition.Status.FALSE, reason, conflicts + " conflict(s), " + errors
+                + " invalid object(s), " + failed + " failed write(s); see the decisions for details.", generation);
+    }
+
+    // ------------------------------------------------------------ removal
+
+    private ProvisionReport remove(TenantKey key, TenantCluster tc, JsonObject json, List<Outcome> outcomes) {
+        if (!tc.metadata().finalizers().contains(FINALIZER)) {
+            return new ProvisionReport(key, outcomes, tc.status(), false, false);
+        }
+        StatusWrite deleting = writeStatus(key, current -> {
+            TenantCluster.Status s = current == null
+                    ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
+            return new TenantCluster.Status(TenantCluster.Phase.DELETING, s.observedGeneration(), s.conditions(),
+                    s.hostNamespace(), s.kubeconfigSecretRef(), s.mode());
+        });
+        String tenant = tc.tenant();
+        String hostNs = tc.hostNamespace();
+        String selector = ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE + ","
+                + ReverseMapping.TENANT + "=" + tenant;
+        Map<String, Decision> deletes = new LinkedHashMap<>();
+        for (String kindName : Converger.COLLECTABLE_KINDS) {
+            ResourceKind kind = ResourceKind.wellKnown(null, kindName).orElseThrow();
+            for (JsonObject o : reader.list(kind, hostNs, selector)) {
+                if (ReverseMapping.inspect(o, tenant, hostNs) instanceof Ownership.Managed m) {
+                    deletes.putIfAbsent(id(o), delete(o, "the copy of " + m.source().describe()));
+                }
+            }
+        }
+        List<String> namespaces = hostNs.equals(tc.namespace()) ? List.of(hostNs) : List.of(hostNs, tc.namespace());
+        for (String ns : namespaces) {
+            for (String kindName : RENDERED_KINDS) {
+                ResourceKind kind = ResourceKind.wellKnown(null, kindName).orElseThrow();
+                for (JsonObject o : reader.list(kind, ns, selector)) {
+                    if (rendered(o)) {
+                        deletes.putIfAbsent(id(o), delete(o, "part of its " + Json.labels(o)
+                                .get(ControlPlaneRenderer.COMPONENT_LABEL)));
+                    }
+                }
+            }
+        }
+        if (!hostNs.equals(tc.namespace())) {
+            reader.get(NAMESPACES, null, hostNs).filter(ns -> rendered(ns) || ownedNamespace(ns, tenant))
+                    .ifPresent(ns -> deletes.putIfAbsent(id(ns), delete(ns, "its own host namespace")));
+        }
+        boolean complete = true;
+        for (Decision d : deletes.values()) {
+            Outcome o = applier.apply(d, (stale, current) -> current == null ? null : delete(current,
+                    stale.message()));
+            report(key, o, outcomes);
+            complete &= o instanceof Outcome.Applied || o instanceof Outcome.NotWritten;
+        }
+        if (!complete) {
+            return new ProvisionReport(key, outcomes, deleting.status(), deleting.written(), false);
+        }
+        Optional<JsonObject> fresh = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        if (fresh.isEmpty()) {
+            return new ProvisionReport(key, outcomes, null, deleting.written(), true);
+        }
+        Outcome o = applier.apply(finalizer(fresh.get(), false), (stale, current) ->
+                current == null ? null : finalizerOrNull(current, false));
+        report(key, o, outcomes);
+        boolean removed = o instanceof Outcome.Applied || o instanceof Outcome.NotWritten;
+        return new ProvisionReport(key, outcomes, removed ? null : deleting.status(), deleting.written(), removed);
+    }
+
+    private static boolean rendered(JsonObject o) {
+        String component = Json.labels(o).get(ControlPlaneRenderer.COMPONENT_LABEL);
+        boolean synced = Json.annotations(o).containsKey(ReverseMapping.SOURCE_KIND);
+        return !synced && (ControlPlaneRenderer.COMPONENT.equals(component)
+                || IsolationRenderer.COMPONENT.equals(component));
+    }
+
+    private static boolean ownedNamespace(JsonObject ns, String tenant) {
+        return ProvisionPlan.owned(ns, tenant);
+    }
+
+    private Decision delete(JsonObject o, String what) {
+        Map<String, String> labels = Json.labels(o);
+        String tenant = labels.get(ReverseMapping.TENANT);
+        String kind = Json.string(o, "kind");
+        String ns = Json.string(o, "metadata", "namespace");
+        String name = Json.string(o, "metadata", "name");
+        return new Decision(Action.DELETE, kind, null, new Decision.HostRef(ns, name), "TenantDeleted",
+                kind + " " + (ns == null ? "" : ns + "/") + name + " (" + what + ") is deleted with tenant " + tenant,
+                null, o);
+    }
+
+    private static String id(JsonObject o) {
+        return Json.string(o, "kind") + "/" + Json.string(o, "metadata", "namespace") + "/"
+                + Json.string(o, "metadata", "name");
+    }
+
+    // ------------------------------------------------------------ finalizer and status
+
+    private static Decision finalizer(JsonObject tcJson, boolean add) {
+        JsonObject desired = tcJson.deepCopy();
+        JsonObject meta = Json.child(desired, "metadata");
+        JsonArray finalizers = new JsonArray();
+        if (meta.has("finalizers") && meta.get("finalizers").isJsonArray()) {
+            for (JsonElement f : meta.getAsJsonArray("finalizers")) {
+                if (!FINALIZER.equals(f.getAsString())) {
+                    finalizers.add(f);
+                }
+            }
+        }
+        if (add) {
+            finalizers.add(FINALIZER);
+        }
+        meta.add("finalizers", finalizers);
+        String key = Json.string(tcJson, "metadata", "namespace") + "/" + Json.string(tcJson, "metadata", "name");
+        return new Decision(Action.UPDATE, TenantCluster.KIND, null,
+                new Decision.HostRef(Json.string(tcJson, "metadata", "namespace"),
+                        Json.string(tcJson, "metadata", "name")),
+                add ? "FinalizerAdded" : "FinalizerRemoved",
+                add ? "TenantCluster " + key + " gets finalizer " + FINALIZER + ", so that deleting it first removes "
+                        + "what tenantplane created for it"
+                        : "everything tenantplane created for TenantCluster " + key + " is gone; finalizer "
+                        + FINALIZER + " is removed", desired, tcJson);
+    }
+
+    /** The finalizer change for the object as it is now, or null when it is already as wanted. */
+    private static Decision finalizerOrNull(JsonObject current, boolean add) {
+        boolean has = false;
+        JsonObject meta = Json.object(current, "metadata");
+        if (meta != null && meta.has("finalizers") && meta.get("finalizers").isJsonArray()) {
+            for (JsonElement f : meta.getAsJsonArray("finalizers")) {
+                has |= FINALIZER.equals(f.getAsString());
+            }
+        }
+        return has == add ? null : finalizer(current, add);
+    }
+
+    private record StatusWrite(TenantCluster.Status status, boolean written) {
+    }
+
+    /**
+     * Writes the status that {@code next} computes from the current one, unless it is the same. On a conflict the
+     * TenantCluster is read again and the status computed again from it, so another writer's conditions survive.
+     */
+    private StatusWrite writeStatus(TenantKey key, UnaryOperator<TenantCluster.Status> next) {
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            Optional<JsonObject> json = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+            if (json.isEmpty()) {
+                return new StatusWrite(null, false);
+            }
+            JsonElement currentJson = json.get().get("status");
+            TenantCluster.Status current = currentJson == null || !currentJson.isJsonObject() ? null
+                    : Json.gson().fromJson(currentJson, TenantCluster.Status.class);
+            TenantCluster.Status wanted = next.apply(current);
+            JsonObject wantedJson = Json.gson().toJsonTree(wanted).getAsJsonObject();
+            if (currentJson != null && wantedJson.equals(currentJson)) {
+                return new StatusWrite(wanted, false);
+            }
+            JsonObject desired = json.get().deepCopy();
+            desired.add("status", wantedJson);
+            Decision d = new Decision(Action.UPDATE, TenantCluster.KIND, null,
+                    new Decision.HostRef(key.namespace(), key.name()), "StatusUpdated",
+                    "status of TenantCluster " + key, desired, json.get());
+            Outcome o = statusWriter.applyStatus(d);
+            if (o instanceof Outcome.Applied) {
+                return new StatusWrite(wanted, true);
+            }
+            if (!(o instanceof Outcome.Failed f) || f.code() != 409) {
+                return new StatusWrite(current, false);
+            }
+            sleep(attempt);
+        }
+        return new StatusWrite(null, false);
+    }
+
+    private static void sleep(int attempt) {
+        try {
+            Thread.sleep(Duration.ofMillis(50L << Math.min(attempt, 5)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void report(TenantKey key, Outcome o, List<Outcome> outcomes) {
+        outcomes.add(o);
+        observer.decision(key, o);
+    }
+
+    private static Long generation(JsonObject json) {
+        JsonElement g = Json.object(json, "metadata") == null ? null : json.getAsJsonObject("metadata").get("generation");
+        return g == null || !g.isJsonPrimitive() ? null : g.getAsLong();
+    }
+
+    private static long number(JsonObject o, String a, String b, long dflt) {
+        JsonObject parent = Json.object(o, a);
+        JsonElement e = parent == null ? null : parent.get(b);
+        return e == null || !e.isJsonPrimitive() ? dflt : e.getAsLong();
+    }
+
+    private static ResourceKind kind(String apiVersion, String kind) {
+        return ResourceKind.wellKnown(apiVersion, kind).orElseThrow();
+    }
+
+}

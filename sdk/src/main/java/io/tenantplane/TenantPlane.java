@@ -1,0 +1,468 @@
+package io.tenantplane;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.explain.Explainer;
+import io.tenantplane.explain.Explanation;
+import io.tenantplane.explain.TraceResult;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.Parsed;
+import io.tenantplane.model.Problem;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.observe.DecisionRing;
+import io.tenantplane.observe.EventObserver;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.RecordedDecision;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Plan;
+import io.tenantplane.plan.Planner;
+import io.tenantplane.plan.Snapshot;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The front door of the tenantplane SDK. Build one with {@link #builder()}; the result is immutable and thread-safe,
+ * and one instance serves every tenant.
+ *
+ * <p><b>Offline</b> operations need no cluster: {@link #validate}, {@link #render}, {@link #plan},
+ * {@link #explainSync} and {@link #trace}. <b>Live</b> operations need a {@linkplain Builder#hostClient host client}:
+ * {@link #ensure} provisions a tenant, {@link #converge} syncs its workloads, {@link #decisions} answers what was
+ * done and why, and {@link #syncer} keeps every tenant converged from watches.
+ *
+ * <pre>{@code
+ * TenantPlane plane = TenantPlane.builder()
+ *         .hostClient(ClientBuilder.defaultClient())
+ *         .build();
+ * plane.ensure(tenantCluster);
+ * ConvergenceReport report = plane.converge(new TenantKey("team-dev", "dev"));
+ * plane.decisions(new TenantKey("team-dev", "dev"), 20).forEach(System.out::println);
+ * }</pre>
+ */
+public final class TenantPlane {
+
+    private final ApiClient hostClient;
+    private final TenantConnector connector;
+    private final Clock clock;
+    private final Observer observer;
+    private final DecisionRing ring;
+    private final Explainer explainer = new Explainer();
+    private final Planner planner = new Planner();
+    private final Converger converger;
+    private final Provisioner provisioner;
+    private final Reader hostReader;
+
+    private TenantPlane(Builder b) {
+        this.hostClient = b.hostClient;
+        this.clock = b.clock;
+        this.ring = new DecisionRing(b.ringCapacity, b.clock);
+        List<Observer> all = new ArrayList<>();
+        all.add(ring);
+        if (b.hostClient != null && b.recordEvents) {
+            all.add(EventObserver.builder().client(b.hostClient).clock(b.clock)
+                    .reportingInstance(b.reportingInstance).build());
+        }
+        all.addAll(b.observers);
+        this.observer = Observer.composite(all.toArray(Observer[]::new));
+        if (b.hostClient != null) {
+            int attempts = b.maxAttempts;
+            Duration initial = b.initialBackoff;
+            Duration max = b.maxBackoff;
+            java.util.function.Function<ApiClient, Applier> appliers = client -> Applier.builder().client(client)
+                    .observer(observer).maxAttempts(attempts).backoff(initial, max).build();
+            this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
+            this.hostReader = new Reader(b.hostClient);
+            this.converger = new Converger(b.hostClient, appliers, observer);
+            this.provisioner = new Provisioner(b.hostClient, appliers.apply(b.hostClient), hostReader, observer, clock);
+        } else {
+            this.connector = b.connector;
+            this.hostReader = null;
+            this.converger = null;
+            this.provisioner = null;
+        }
+    }
+
+    /** A builder with no clients: enough for the offline operations. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    // ---------------------------------------------------------------- offline
+
+    /**
+     * Every problem with the tenantplane custom resources among {@code objects} (other objects are ignored): each
+     * object on its own and the rules across them (references resolve, tenant names are unique, ...). Empty when all
+     * is well.
+     */
+    public List<Problem> validate(Collection<io.tenantplane.model.LoadedObject> objects) {
+        Objects.requireNonNull(objects, "objects");
+        return io.tenantplane.model.CustomResources.from(objects).problems();
+    }
+
+    /**
+     * What {@link #ensure} writes to the host for {@code tenantCluster}: the isolation boundary (NetworkPolicies,
+     * ResourceQuota, LimitRange, namespace labels, workload ServiceAccount) and the control plane (StatefulSet,
+     * Services, Secret, RBAC), in the order they are applied.
+     *
+     * @throws io.tenantplane.model.InvalidResourceException listing every problem when either object is invalid
+     */
+    public List<JsonObject> render(TenantCluster tenantCluster, IsolationProfile profile) {
+        Objects.requireNonNull(tenantCluster, "tenantCluster");
+        Objects.requireNonNull(profile, "profile");
+        return Provisioner.render(tenantCluster, profile);
+    }
+
+    /** The decisions a pass would make for {@code request}, without any cluster. */
+    public Plan plan(PlanRequest request) {
+        Objects.requireNonNull(request, "request");
+        return planner.plan(snapshot(request));
+    }
+
+    /**
+     * Where a tenant object would land on the host and why, given the real context of {@code request} (its policy,
+     * profile, objects and host objects).
+     *
+     * @param virtualNamespace null for a cluster-scoped kind
+     */
+    public Explanation explainSync(PlanRequest request, String virtualNamespace, String kind, String name) {
+        Objects.requireNonNull(request, "request");
+        return explainer.explainSync(snapshot(request), virtualNamespace, kind, name);
+    }
+
+    /**
+     * Where a tenant object of {@code kind} named {@code name} would land if its kind were synced: naming and
+     * reverse-mapping metadata only, no objects needed.
+     *
+     * @param hostNamespace    the tenant's host namespace
+     * @param virtualNamespace null for a cluster-scoped kind
+     */
+    public Explanation explainSync(String tenant, String hostNamespace, String virtualNamespace, String kind,
+                                   String name) {
+        return explainer.explainSync(tenant, hostNamespace, virtualNamespace, kind, name);
+    }
+
+    /** The tenant source of a host object, from its reverse-mapping metadata, or why it has none. */
+    public TraceResult trace(JsonObject hostObject) {
+        Objects.requireNonNull(hostObject, "hostObject");
+        return explainer.trace(hostObject);
+    }
+
+    /**
+     * The tenant source of the host object {@code hostNamespace/hostName} of {@code kind}, looked up in
+     * {@code hostObjects} (e.g. read from files), or why it has none.
+     */
+    public TraceResult trace(String kind, String hostNamespace, String hostName, Collection<JsonObject> hostObjects) {
+        return explainer.trace(kind, hostNamespace, hostName, hostObjects);
+    }
+
+    static Snapshot snapshot(PlanRequest r) {
+        TenantCluster tc = r.tenantCluster();
+        return new Snapshot(tc.tenant(), tc.hostNamespace(), r.policy(), Options.from(tc, r.profile(), r.policy()),
+                r.tenantObjects(), r.hostObjects());
+    }
+
+    // ---------------------------------------------------------------- live
+
+    /**
+     * Provisions {@code tenantCluster} on the host and writes its status. Creates the TenantCluster when it does not
+     * exist; an existing one is provisioned as stored (its spec belongs to whoever wrote it). Then validates it (an invalid spec gets
+     * {@code Ready=False}/{@code InvalidSpec} naming the field, and nothing else is written), applies the isolation
+     * boundary and the control plane conflict-checked (a foreign object holding a name is a {@code Conflict} and
+     * makes the tenant {@code Degraded}; it is never overwritten), adds the {@code tenantplane.io/cleanup} finalizer,
+     * and writes {@code status} (observedGeneration, hostNamespace, phase, conditions Ready, ControlPlaneReady,
+     * IsolationApplied, Synced, Degraded) only when it changed. When the TenantCluster is being deleted, deletes
+     * exactly what tenantplane created for it and then removes the finalizer.
+     *
+     * @throws IllegalStateException when the plane has no host client
+     */
+    public ProvisionReport ensure(TenantCluster tenantCluster) {
+        Objects.requireNonNull(tenantCluster, "tenantCluster");
+        requireLive("ensure");
+        return provisioner.ensure(tenantCluster);
+    }
+
+    /**
+     * Provisions the TenantCluster {@code tenant} as it is stored on the host (see {@link #ensure(TenantCluster)});
+     * unlike that method it never creates the TenantCluster: when it does not exist the report says
+     * {@link ProvisionReport#gone()}.
+     *
+     * @throws IllegalStateException when the plane has no host client
+     */
+    public ProvisionReport ensure(TenantKey tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        requireLive("ensure");
+        return provisioner.ensure(tenant);
+    }
+
+    /**
+     * The TenantCluster {@code tenant} with the SyncPolicy and IsolationProfile it references, read from the host.
+     *
+     * @return empty when the TenantCluster does not exist
+     * @throws io.tenantplane.model.InvalidResourceException when it or what it references is invalid or missing
+     * @throws ReadFailedException when the host does not answer
+     */
+    public Optional<TenantContext> context(TenantKey tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        requireLive("context");
+        return provisioner.context(tenant);
+    }
+
+    /**
+     * One full convergence pass over {@code tenant}: for every kind its SyncPolicy sends to the host, list the tenant's
+     * objects and the host's, plan, apply (create, conflict-checked update, uid-preconditioned delete of orphans),
+     * then copy host status back and bind tenant Pods to mirrored nodes. Every decision goes to the observers. A pass
+     * over a converged tenant writes nothing. Also records the result as the TenantCluster's {@code Synced}
+     * condition (written only when it changed).
+     *
+     * @throws IllegalStateException when the plane has no host client
+     */
+    public ConvergenceReport converge(TenantKey tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        requireLive("converge");
+        Optional<TenantContext> ctx;
+        try {
+            ctx = provisioner.context(tenant);
+        } catch (io.tenantplane.model.InvalidResourceException e) {
+            return failed(tenant, "InvalidSpec", e.getMessage());
+        } catch (ReadFailedException e) {
+            return failed(tenant, "ReadFailed", e.getMessage());
+        }
+        if (ctx.isEmpty()) {
+            return failed(tenant, "TenantClusterNotFound", "TenantCluster " + tenant + " does not exist");
+        }
+        return converge(ctx.get());
+    }
+
+    /**
+     * A full pass over the tenant of {@code context} (see {@link #converge(TenantKey)}), without reading the
+     * TenantCluster, policy and profile again.
+     */
+    public ConvergenceReport converge(TenantContext context) {
+        Objects.requireNonNull(context, "context");
+        requireLive("converge");
+        ApiClient tenantClient;
+        try {
+            tenantClient = connector.connect(context.cluster());
+        } catch (TenantApiUnavailableException e) {
+            ConvergenceReport r = failed(context.key(), "TenantApiUnavailable", e.getMessage());
+            provisioner.recordSynced(context.cluster(), r);
+            return r;
+        }
+        ConvergenceReport report = converger.converge(context, tenantClient);
+        provisioner.recordSynced(context.cluster(), report);
+        return report;
+    }
+
+    /**
+     * A pass over one tenant object and its host copy: what a watch event about either asks for. Plans only that
+     * object (create, update, delete of the copy when the source is gone) and lets its status flow back.
+     */
+    public ConvergenceReport converge(TenantContext context, TenantObjectRef object) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(object, "object");
+        requireLive("converge");
+        if (!object.tenant().equals(context.tenant())) {
+            throw new IllegalArgumentException("object " + object.describe() + " is not of tenant "
+                    + context.tenant());
+        }
+        ApiClient tenantClient;
+        try {
+            tenantClient = connector.connect(context.cluster());
+        } catch (TenantApiUnavailableException e) {
+            return failed(context.key(), "TenantApiUnavailable", e.getMessage());
+        }
+        return converger.converge(context, tenantClient, object);
+    }
+
+    /**
+     * The client of the tenant's API, from the {@link TenantConnector}.
+     *
+     * @throws TenantApiUnavailableException when it cannot be reached yet
+     */
+    public ApiClient tenantClient(TenantCluster tenantCluster) {
+        Objects.requireNonNull(tenantCluster, "tenantCluster");
+        requireLive("tenantClient");
+        return connector.connect(tenantCluster);
+    }
+
+    /**
+     * The most recent decisions about {@code tenant} that changed something or explain why something was not done
+     * ({@code Unchanged} is left out), newest first.
+     *
+     * @param limit at most this many
+     */
+    public List<RecordedDecision> decisions(TenantKey tenant, int limit) {
+        return ring.recent(tenant, limit);
+    }
+
+    /**
+     * A watch-driven {@link io.tenantplane.sync.Syncer} over this plane (not started): it watches TenantClusters and
+     * each tenant's synced kinds on both sides and converges what changed within seconds.
+     *
+     * @throws IllegalStateException when the plane has no host client
+     */
+    public io.tenantplane.sync.Syncer syncer(io.tenantplane.sync.SyncerOptions options) {
+        Objects.requireNonNull(options, "options");
+        requireLive("syncer");
+        return io.tenantplane.sync.Syncer.create(this, options);
+    }
+
+    /** The host client, when the plane was built with one. */
+    public Optional<ApiClient> hostClient() {
+        return Optional.ofNullable(hostClient);
+    }
+
+    /** The observer every decision goes to: the decision ring, the Events observer and the builder's observers. */
+    public Observer observer() {
+        return observer;
+    }
+
+    /** The clock the plane stamps conditions and Events with. */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** The kinds the Syncer and passes resolve without discovery. */
+    static Optional<ResourceKind> wellKnown(String apiVersion, String kind) {
+        return ResourceKind.wellKnown(apiVersion, kind);
+    }
+
+    private ConvergenceReport failed(TenantKey tenant, String reason, String message) {
+        return new ConvergenceReport(tenant, List.of(), Duration.ZERO,
+                new ConvergenceReport.PassFailure(reason, message));
+    }
+
+    private void requireLive(String operation) {
+        if (hostClient == null) {
+            throw new IllegalStateException(operation + " needs a host cluster: build the TenantPlane with "
+                    + "hostClient(ApiClient)");
+        }
+    }
+
+    /** Parses what a reader returned; used by the provisioner and the syncer's context cache. */
+    static <T> T parsed(Parsed<T> p, String what) {
+        return switch (p) {
+            case Parsed.Ok<T> ok -> ok.value();
+            case Parsed.Invalid<T> bad -> throw new io.tenantplane.model.InvalidResourceException(what, bad.problems());
+        };
+    }
+
+    /**
+     * Configures a {@link TenantPlane}. Setters check their argument at once and name it in the message;
+     * {@link #build()} copies the configuration, so a builder can be reused. Not thread-safe.
+     */
+    public static final class Builder {
+        private ApiClient hostClient;
+        private TenantConnector connector;
+        private Clock clock = Clock.systemUTC();
+        private final List<Observer> observers = new ArrayList<>();
+        private int ringCapacity = 200;
+        private boolean recordEvents = true;
+        private String reportingInstance = "tenantplane";
+        private int maxAttempts = 5;
+        private Duration initialBackoff = Duration.ofMillis(100);
+        private Duration maxBackoff = Duration.ofSeconds(2);
+
+        private Builder() {
+        }
+
+        /** The host cluster: where TenantClusters live and tenant workloads run. Needed for live operations. */
+        public Builder hostClient(ApiClient hostClient) {
+            this.hostClient = Objects.requireNonNull(hostClient, "hostClient");
+            return this;
+        }
+
+        /**
+         * How to reach each tenant's API; default {@link TenantConnector#kubeconfigSecret(ApiClient)} over the host
+         * client.
+         */
+        public Builder tenantConnector(TenantConnector tenantConnector) {
+            this.connector = Objects.requireNonNull(tenantConnector, "tenantConnector");
+            return this;
+        }
+
+        /** Stamps conditions, Events and recorded decisions; default the system UTC clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * An observer that also receives every decision (metrics, spans, logs). May be called more than once; the
+         * observers are called in the order added, after the decision ring and the Events observer.
+         */
+        public Builder observer(Observer observer) {
+            this.observers.add(Objects.requireNonNull(observer, "observer"));
+            return this;
+        }
+
+        /**
+         * How many decisions per tenant {@link TenantPlane#decisions} remembers (default 200).
+         *
+         * @throws IllegalArgumentException when less than 1
+         */
+        public Builder decisionRingCapacity(int capacity) {
+            if (capacity < 1) {
+                throw new IllegalArgumentException("decisionRingCapacity must be at least 1, got " + capacity);
+            }
+            this.ringCapacity = capacity;
+            return this;
+        }
+
+        /** Whether decisions become Events on the TenantCluster (default true; needs the host client). */
+        public Builder recordEvents(boolean recordEvents) {
+            this.recordEvents = recordEvents;
+            return this;
+        }
+
+        /** The Events' {@code reportingInstance}, e.g. the pod name (default {@code tenantplane}). */
+        public Builder reportingInstance(String reportingInstance) {
+            if (reportingInstance == null || reportingInstance.isBlank()) {
+                throw new IllegalArgumentException("reportingInstance must not be blank, got '" + reportingInstance
+                        + "'");
+            }
+            this.reportingInstance = reportingInstance;
+            return this;
+        }
+
+        /**
+         * Retries of a write the server refused with a conflict, throttling or a server error: at most
+         * {@code maxAttempts} attempts, waiting {@code initialBackoff} doubled each time up to {@code maxBackoff}
+         * (defaults 5, 100 ms, 2 s).
+         *
+         * @throws IllegalArgumentException when {@code maxAttempts} is less than 1, a duration is negative, or
+         *                                  {@code maxBackoff} is less than {@code initialBackoff}
+         */
+        public Builder retries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+            }
+            Objects.requireNonNull(initialBackoff, "initialBackoff");
+            Objects.requireNonNull(maxBackoff, "maxBackoff");
+            if (initialBackoff.isNegative()) {
+                throw new IllegalArgumentException("initialBackoff must not be negative, got " + initialBackoff);
+            }
+            if (maxBackoff.compareTo(initialBackoff) < 0) {
+                throw new IllegalArgumentException("maxBackoff " + maxBackoff + " is less than initialBackoff "
+                        + initialBackoff);
+            }
+            this.maxAttempts = maxAttempts;
+            this.initialBackoff = initialBackoff;
+            this.maxBackoff = maxBackoff;
+            return this;
+        }
+
+        /** A TenantPlane with this configuration. */
+        public TenantPlane build() {
+            return new TenantPlane(this);
+        }
+    }
+}

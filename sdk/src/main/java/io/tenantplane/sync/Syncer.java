@@ -1,0 +1,471 @@
+package io.tenantplane.sync;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.ConvergenceReport;
+import io.tenantplane.ProvisionReport;
+import io.tenantplane.TenantApiUnavailableException;
+import io.tenantplane.TenantContext;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.TenantPlaneException;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.Resources;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.observe.TenantKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Keeps every tenant converged from watches: a change on either side reaches the host (or flows back) within seconds,
+ * without re-listing.
+ *
+ * <ul>
+ *   <li>Watches TenantClusters, SyncPolicies and IsolationProfiles on the host (all namespaces, or
+ *       {@link SyncerOptions#namespaces()}); a change queues a full pass over the tenant (provisioning first, when
+ *       {@link SyncerOptions#provision()} is on).</li>
+ *   <li>For each tenant it can reach, watches every kind its policy sends to the host, in the tenant API (all virtual
+ *       namespaces) and in the host namespace (objects labelled {@code tenantplane.io/managed-by}, shared by all
+ *       tenants of that namespace). A change queues a pass over that one object.</li>
+ *   <li>A keyed work queue (per tenant, per object) deduplicates bursts, never runs one key twice at once, and retries
+ *       failing keys with exponential backoff; every tenant also gets a full pass every
+ *       {@link SyncerOptions#resyncPeriod()}.</li>
+ * </ul>
+ *
+ * <p><b>Threads.</b> Every thread comes from {@link SyncerOptions#threads()} (virtual by default): one per watch
+ * (3 per watched host namespace scope, 1 per synced kind per tenant, 1 per synced kind per host namespace), one per
+ * worker, one resync timer and one retry timer. They do not grow with the number of objects. Each tenant's
+ * {@code ApiClient} also keeps an OkHttp connection pool, whose cleanup thread exits when its connections are idle.
+ * client-java's own {@code SharedInformerFactory} was not used: each of its informers runs three to four platform
+ * threads (controller, reflector and resync executors, listener dispatch), which would be tens per tenant, and it
+ * keeps one informer per Java type, while dynamic objects of many kinds share one type.
+ *
+ * <p>{@link #close()} stops the watches, the workers and the timers and waits for them to end. Thread-safe.
+ */
+public final class Syncer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Syncer.class.getName());
+    private static final String MANAGED = ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE;
+
+    private final TenantPlane plane;
+    private final SyncerOptions options;
+    private final ApiClient host;
+    private final WorkQueue<Work> queue;
+    private final Map<TenantKey, TenantState> tenants = new ConcurrentHashMap<>();
+    private final Object watchLock = new Object();
+    private final Map<HostScope, Watcher> hostWatchers = new HashMap<>();
+    private final Map<HostScope, Set<TenantKey>> hostWatcherUsers = new HashMap<>();
+    private final List<Watcher> clusterWatchers = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean started;
+    private volatile boolean closed;
+
+    private Syncer(TenantPlane plane, SyncerOptions options) {
+        this.plane = plane;
+        this.options = options;
+        this.host = plane.hostClient().orElseThrow(() ->
+                new IllegalStateException("a Syncer needs a TenantPlane built with hostClient(ApiClient)"));
+        this.queue = new WorkQueue<>(options.queueCapacity(), options.maxRetries(), options.retryDelay(),
+                options.maxRetryDelay(), depth -> plane.observer().queueDepth(depth));
+    }
+
+    /**
+     * A Syncer over {@code plane}, not started yet; {@link TenantPlane#syncer(SyncerOptions)} is the same.
+     *
+     * @throws IllegalStateException when the plane has no host client
+     */
+    public static Syncer create(TenantPlane plane, SyncerOptions options) {
+        return new Syncer(Objects.requireNonNull(plane, "plane"), Objects.requireNonNull(options, "options"));
+    }
+
+    /** What a worker does: a full pass over a tenant, or a pass over one of its objects. */
+    private sealed interface Work {
+        TenantKey tenant();
+    }
+
+    private record TenantWork(TenantKey tenant) implements Work {
+    }
+
+    private record ObjectWork(TenantKey tenant, TenantObjectRef object) implements Work {
+    }
+
+    /** A host namespace and kind watched for the tenants synced into it. */
+    private record HostScope(String namespace, String kind, String apiVersion) {
+    }
+
+    /** What the Syncer knows of one tenant. */
+    private static final class TenantState {
+        volatile TenantContext context;
+        volatile ApiClient client;
+        final Map<String, Watcher> watchers = new HashMap<>();
+        final Set<HostScope> hostScopes = new HashSet<>();
+    }
+
+    /**
+     * Starts watching and working; returns at once.
+     *
+     * @throws IllegalStateException when already started or closed
+     */
+    public synchronized Syncer start() {
+        if (started || closed) {
+            throw new IllegalStateException(closed ? "the Syncer is closed" : "the Syncer is already started");
+        }
+        started = true;
+        List<String> scopes = options.namespaces().isEmpty() ? java.util.Collections.singletonList(null)
+                : options.namespaces();
+        for (String ns : scopes) {
+            clusterWatchers.add(watch(kind(TenantCluster.API_VERSION, TenantCluster.KIND), ns, null,
+                    (type, o) -> tenantClusterChanged(o), false));
+            clusterWatchers.add(watch(kind(SyncPolicy.API_VERSION, SyncPolicy.KIND), ns, null,
+                    (type, o) -> referencedChanged(o), true));
+            clusterWatchers.add(watch(kind(IsolationProfile.API_VERSION, IsolationProfile.KIND), ns, null,
+                    (type, o) -> referencedChanged(o), true));
+        }
+        for (int i = 0; i < options.workers(); i++) {
+            spawn(this::work);
+        }
+        spawn(this::resync);
+        return this;
+    }
+
+    /** Waits until the TenantCluster, SyncPolicy and IsolationProfile watches have listed once. */
+    public boolean awaitStarted(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (Watcher w : List.copyOf(clusterWatchers)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !w.awaitSynced(Duration.ofNanos(left))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The tenants the Syncer currently knows. */
+    public Set<TenantKey> tenants() {
+        return Set.copyOf(tenants.keySet());
+    }
+
+    /** Keys waiting in the work queue now. */
+    public int queueDepth() {
+        return queue.depth();
+    }
+
+    /** True after {@link #start()} and before {@link #close()}. */
+    public boolean isRunning() {
+        return started && !closed;
+    }
+
+    // ------------------------------------------------------------------ events
+
+    private void tenantClusterChanged(JsonObject tc) {
+        String ns = Json.string(tc, "metadata", "namespace");
+        String name = Json.string(tc, "metadata", "name");
+        if (ns != null && name != null) {
+            queue.add(new TenantWork(new TenantKey(ns, name)));
+        }
+    }
+
+    private void referencedChanged(JsonObject o) {
+        String ns = Json.string(o, "metadata", "namespace");
+        for (TenantKey k : tenants.keySet()) {
+            if (k.namespace().equals(ns)) {
+                queue.add(new TenantWork(k));
+            }
+        }
+    }
+
+    private void tenantObjectChanged(TenantKey tenant, String kind, JsonObject o) {
+        String ns = Json.string(o, "metadata", "namespace");
+        if (ns != null && SyncPolicy.SYSTEM_NAMESPACES.contains(ns)) {
+            return;
+        }
+        queue.add(new ObjectWork(tenant, new TenantObjectRef(tenant.name(), kind, ns,
+                Json.string(o, "metadata", "name"), null)));
+    }
+
+    private void hostObjectChanged(String hostNamespace, JsonObject o) {
+        Map<String, String> labels = Json.labels(o);
+        Map<String, String> ann = Json.annotations(o);
+        String tenant = labels.get(ReverseMapping.TENANT);
+        String kind = ann.get(ReverseMapping.SOURCE_KIND);
+        String name = ann.get(ReverseMapping.SOURCE_NAME);
+        if (tenant == null || kind == null || name == null) {
+            return;
+        }
+        for (Map.Entry<TenantKey, TenantState> e : tenants.entrySet()) {
+            TenantContext ctx = e.getValue().context;
+            if (ctx != null && ctx.tenant().equals(tenant) && ctx.hostNamespace().equals(hostNamespace)) {
+                queue.add(new ObjectWork(e.getKey(), new TenantObjectRef(tenant, kind,
+                        ann.get(ReverseMapping.SOURCE_NAMESPACE), name, null)));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ work
+
+    private void work() {
+        while (!closed) {
+            Work w;
+            try {
+                w = queue.take();
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (w == null) {
+                return;
+            }
+            try {
+                boolean ok = switch (w) {
+                    case TenantWork t -> tenantPass(t.tenant());
+                    case ObjectWork o -> objectPass(o);
+                };
+                if (ok) {
+                    queue.forget(w);
+                } else if (!closed && !queue.retry(w)) {
+                    LOG.log(System.Logger.Level.WARNING, "giving up on " + w + " until the next resync");
+                }
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    LOG.log(System.Logger.Level.WARNING, "pass for " + w + " failed", e);
+                    queue.retry(w);
+                }
+            } finally {
+                queue.done(w);
+            }
+        }
+    }
+
+    private boolean tenantPass(TenantKey key) {
+        if (options.provision()) {
+            ProvisionReport p = plane.ensure(key);
+            if (p.gone()) {
+                forget(key);
+                return true;
+            }
+        }
+        Optional<TenantContext> ctx;
+        try {
+            ctx = plane.context(key);
+        } catch (TenantPlaneException e) {
+            // The TenantCluster or what it references is invalid: ensure() has said so in its status.
+            LOG.log(System.Logger.Level.DEBUG, "tenant " + key + " cannot be synced: " + e.getMessage());
+            return true;
+        }
+        if (ctx.isEmpty() || ctx.get().cluster().metadata().deletionTimestamp() != null) {
+            if (ctx.isEmpty()) {
+                forget(key);
+            }
+            return true;
+        }
+        TenantState state = tenants.computeIfAbsent(key, k -> new TenantState());
+        state.context = ctx.get();
+        ApiClient client;
+        try {
+            client = plane.tenantClient(ctx.get().cluster());
+        } catch (TenantApiUnavailableException e) {
+            LOG.log(System.Logger.Level.DEBUG, "tenant " + key + " not reachable yet: " + e.getMessage());
+            return false;
+        }
+        configureWatches(key, state, ctx.get(), client);
+        ConvergenceReport report = plane.converge(ctx.get());
+        return report.failure() == null && report.failures().isEmpty();
+    }
+
+    private boolean objectPass(ObjectWork w) {
+        TenantState state = tenants.get(w.tenant());
+        TenantContext ctx = state == null ? null : state.context;
+        if (ctx == null) {
+            queue.add(new TenantWork(w.tenant()));
+            return true;
+        }
+        ConvergenceReport report = plane.converge(ctx, w.object());
+        return report.failure() == null && report.failures().isEmpty();
+    }
+
+    private void resync() {
+        while (!closed) {
+            try {
+                Thread.sleep(options.resyncPeriod());
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (TenantKey k : tenants.keySet()) {
+                queue.add(new TenantWork(k));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ watches
+
+    private void configureWatches(TenantKey key, TenantState state, TenantContext ctx, ApiClient client) {
+        Map<String, ResourceKind> wanted = new HashMap<>();
+        Resources tenantResources = Resources.of(client);
+        for (SyncPolicy.KindRule r : ctx.policy().spec().kinds()) {
+            if (r != null && r.kind() != null && r.toHost()) {
+                wanted.putIfAbsent(r.kind(), tenantResources.resolve(r.effectiveApiVersion(), r.kind()));
+            }
+        }
+        List<Watcher> started = new ArrayList<>();
+        List<Watcher> stopped = new ArrayList<>();
+        synchronized (watchLock) {
+            if (closed) {
+                return;
+            }
+            if (state.client != client) {
+                stopped.addAll(state.watchers.values());
+                state.watchers.clear();
+                state.client = client;
+            }
+            for (var it = state.watchers.entrySet().iterator(); it.hasNext(); ) {
+                var e = it.next();
+                if (!wanted.containsKey(e.getKey())) {
+                    stopped.add(e.getValue());
+                    it.remove();
+                }
+            }
+            for (var e : wanted.entrySet()) {
+                if (!state.watchers.containsKey(e.getKey())) {
+                    String kind = e.getKey();
+                    Watcher w = new Watcher(client, e.getValue(), null, null,
+                            (type, o) -> tenantObjectChanged(key, kind, o), options.threads(), true);
+                    state.watchers.put(kind, w);
+                    started.add(w);
+                }
+            }
+            Set<HostScope> scopes = new HashSet<>();
+            for (ResourceKind k : wanted.values()) {
+                scopes.add(new HostScope(k.namespaced() ? ctx.hostNamespace() : null, k.kind(), k.apiVersion()));
+            }
+            for (HostScope s : state.hostScopes) {
+                if (!scopes.contains(s)) {
+                    stopped.addAll(releaseHostScope(s, key));
+                }
+            }
+            for (HostScope s : scopes) {
+                Set<TenantKey> users = hostWatcherUsers.computeIfAbsent(s, x -> new HashSet<>());
+                users.add(key);
+                if (!hostWatchers.containsKey(s)) {
+                    ResourceKind k = kind(s.apiVersion(), s.kind());
+                    Watcher w = new Watcher(host, k, s.namespace(), MANAGED,
+                            (type, o) -> hostObjectChanged(s.namespace() == null
+                                    ? Json.string(o, "metadata", "namespace") : s.namespace(), o),
+                            options.threads(), true);
+                    hostWatchers.put(s, w);
+                    started.add(w);
+                }
+            }
+            state.hostScopes.clear();
+            state.hostScopes.addAll(scopes);
+            started.forEach(Watcher::start);
+        }
+        stopped.forEach(Watcher::close);
+        for (Watcher w : started) {
+            try {
+                if (!w.awaitSynced(Duration.ofSeconds(10))) {
+                    LOG.log(System.Logger.Level.DEBUG, w + " has not listed within 10 s; the pass goes on");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private List<Watcher> releaseHostScope(HostScope s, TenantKey key) {
+        Set<TenantKey> users = hostWatcherUsers.get(s);
+        if (users == null) {
+            return List.of();
+        }
+        users.remove(key);
+        if (!users.isEmpty()) {
+            return List.of();
+        }
+        hostWatcherUsers.remove(s);
+        Watcher w = hostWatchers.remove(s);
+        return w == null ? List.of() : List.of(w);
+    }
+
+    private void forget(TenantKey key) {
+        List<Watcher> stopped = new ArrayList<>();
+        synchronized (watchLock) {
+            TenantState state = tenants.remove(key);
+            if (state == null) {
+                return;
+            }
+            stopped.addAll(state.watchers.values());
+            for (HostScope s : state.hostScopes) {
+                stopped.addAll(releaseHostScope(s, key));
+            }
+        }
+        stopped.forEach(Watcher::close);
+    }
+
+    private Watcher watch(ResourceKind kind, String namespace, String selector, Watcher.Handler handler,
+                          boolean quietFirstList) {
+        Watcher w = new Watcher(host, kind, namespace, selector, handler, options.threads(), quietFirstList);
+        w.start();
+        return w;
+    }
+
+    private void spawn(Runnable r) {
+        Thread t = options.threads().newThread(r);
+        synchronized (threads) {
+            threads.add(t);
+        }
+        t.start();
+    }
+
+    private ResourceKind kind(String apiVersion, String kind) {
+        return ResourceKind.wellKnown(apiVersion, kind).orElseGet(() -> Resources.of(host).resolve(apiVersion, kind));
+    }
+
+    /**
+     * Stops every watch, worker and timer and waits for them to end (a pass in progress is interrupted at its next
+     * wait and abandoned; the next start converges again). Idempotent.
+     */
+    @Override
+    public void close() {
+        List<Watcher> all = new ArrayList<>();
+        synchronized (watchLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            all.addAll(clusterWatchers);
+            all.addAll(hostWatchers.values());
+            tenants.values().forEach(s -> all.addAll(s.watchers.values()));
+            hostWatchers.clear();
+            hostWatcherUsers.clear();
+        }
+        queue.close();
+        all.forEach(Watcher::close);
+        List<Thread> mine;
+        synchronized (threads) {
+            mine = List.copyOf(threads);
+        }
+        mine.forEach(Thread::interrupt);
+        for (Thread t : mine) {
+            try {
+                if (!t.join(Duration.ofSeconds(10))) {
+                    LOG.log(System.Logger.Level.WARNING, "thread " + t + " did not stop within 10 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        tenants.clear();
+    }
+}
