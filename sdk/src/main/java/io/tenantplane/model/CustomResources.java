@@ -66,32 +66,35 @@ public record CustomResources(List<TenantCluster> tenantClusters, List<Isolation
                 continue;
             }
             List<Problem> own = new ArrayList<>(Structure.check(lo.object(), type, Structure.Mode.STRICT));
-            Parsed<?> parsed = switch (kind) {
-                case TenantCluster.KIND -> TenantCluster.fromJson(lo.object());
-                case IsolationProfile.KIND -> IsolationProfile.fromJson(lo.object());
-                default -> SyncPolicy.fromJson(lo.object());
-            };
-            if (parsed instanceof Parsed.Ok<?> ok) {
-                Object value = ok.value();
-                sources.put(value, source);
-                switch (value) {
-                    case TenantCluster tc -> {
-                        tcs.add(tc);
-                        own.addAll(tc.validate());
-                    }
-                    case IsolationProfile ip -> {
-                        ips.add(ip);
-                        own.addAll(ip.validate());
-                    }
-                    case SyncPolicy sp -> {
-                        sps.add(sp);
-                        own.addAll(sp.validate());
-                    }
-                    default -> throw new IllegalStateException("unexpected " + value);
-                }
-            } else {
-                own.addAll(parsed.problems());
+            // Convert what is well-typed, so that one wrong type does not hide the other problems of the object.
+            List<String> dropped = new ArrayList<>();
+            JsonObject usable = Structure.sanitize(lo.object(), type, dropped);
+            Object value;
+            try {
+                value = io.tenantplane.json.Json.gson().fromJson(usable, type);
+            } catch (RuntimeException e) {
+                own.add(Problem.of(null, "cannot read the object: " + e.getMessage()));
+                new LinkedHashSet<>(own).forEach(p -> problems.add(p.withSource(source)));
+                continue;
             }
+            sources.put(value, source);
+            List<Problem> semantic = switch (value) {
+                case TenantCluster tc -> {
+                    tcs.add(tc);
+                    yield tc.validate();
+                }
+                case IsolationProfile ip -> {
+                    ips.add(ip);
+                    yield ip.validate();
+                }
+                case SyncPolicy sp -> {
+                    sps.add(sp);
+                    yield sp.validate();
+                }
+                default -> throw new IllegalStateException("unexpected " + value);
+            };
+            semantic.stream().filter(p -> dropped.stream().noneMatch(d -> Structure.isUnder(p.field(), d)))
+                    .forEach(own::add);
             new LinkedHashSet<>(own).forEach(p -> problems.add(p.withSource(source)));
         }
         CustomResources all = new CustomResources(tcs, ips, sps);

@@ -176,11 +176,11 @@ public final class Manifests {
     }
 
     private static String yamlFix(String problem) {
-        String p = problem == null ? "" : problem;
+        String p = problem == null ? "" : problem.toLowerCase(Locale.ROOT);
         if (p.contains("duplicate key")) {
             return "remove or rename one of the duplicate keys";
         }
-        if (p.contains("'\\t'") || p.contains("tab")) {
+        if (p.contains("\\t") || p.contains("tab")) {
             return "indent with spaces, not tabs";
         }
         if (p.contains("mapping values are not allowed")) {
@@ -189,7 +189,7 @@ public final class Manifests {
         if (p.contains("could not find expected ':'")) {
             return "a key needs ': ' after it; check the line above too";
         }
-        if (p.contains("Number of aliases") || p.contains("exceeds the limit")) {
+        if (p.contains("number of aliases") || p.contains("exceeds the limit")) {
             return "the document is too large or uses too many aliases; split it";
         }
         return "check the indentation and quoting around that line";

@@ -42,6 +42,56 @@ final class Structure {
         return out;
     }
 
+    /**
+     * A deep copy of {@code json} without the values that do not fit {@code recordType} (a list or map with one bad
+     * item is dropped whole, so the paths of the rest stay true), so that the rest can still be converted and
+     * validated; the paths dropped are added to {@code dropped}.
+     */
+    static JsonObject sanitize(JsonObject json, Class<? extends Record> recordType, List<String> dropped) {
+        JsonObject copy = json.deepCopy();
+        sanitizeRecord(copy, recordType, "", dropped);
+        return copy;
+    }
+
+    private static void sanitizeRecord(JsonObject o, Class<?> raw, String path, List<String> dropped) {
+        for (var en : components(raw).entrySet()) {
+            JsonElement child = o.get(en.getKey());
+            if (child == null || child.isJsonNull()) {
+                continue;
+            }
+            String p = join(path, en.getKey());
+            List<Problem> problems = new ArrayList<>();
+            Type t = en.getValue().getGenericType();
+            if (raw(t).isRecord() && child.isJsonObject()) {
+                sanitizeRecord(child.getAsJsonObject(), raw(t), p, dropped);
+                continue;
+            }
+            if (List.class.isAssignableFrom(raw(t)) && raw(typeArgument(t, 0)).isRecord() && child.isJsonArray()) {
+                boolean allObjects = true;
+                for (JsonElement item : child.getAsJsonArray()) {
+                    allObjects &= item.isJsonObject();
+                }
+                if (allObjects) {
+                    for (int i = 0; i < child.getAsJsonArray().size(); i++) {
+                        sanitizeRecord(child.getAsJsonArray().get(i).getAsJsonObject(), raw(typeArgument(t, 0)),
+                                p + "[" + i + "]", dropped);
+                    }
+                    continue;
+                }
+            }
+            checkValue(child, t, en.getValue(), p, Mode.TYPES, problems);
+            if (!problems.isEmpty()) {
+                o.remove(en.getKey());
+                dropped.add(p);
+            }
+        }
+    }
+
+    /** True when {@code field} is {@code path} or lies inside it. */
+    static boolean isUnder(String field, String path) {
+        return field != null && (field.equals(path) || field.startsWith(path + ".") || field.startsWith(path + "["));
+    }
+
     /** Missing {@link Required} components in a record built in Java (or converted with {@link Mode#TYPES}). */
     static List<Problem> missingRequired(Record record) {
         List<Problem> out = new ArrayList<>();

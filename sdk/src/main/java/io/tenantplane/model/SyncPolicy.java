@@ -143,11 +143,11 @@ public record SyncPolicy(String apiVersion, String kind, ObjectMeta metadata,
         List<KindRule> kinds = List.of(
                 new KindRule("Pod", null, true, FromHost.STATUS, null, null),
                 new KindRule("Service", null, true, FromHost.STATUS, null, null),
-                new KindRule("ConfigMap", null, true, FromHost.NONE, null, null),
-                new KindRule("Secret", null, true, FromHost.NONE, null, null),
+                new KindRule("ConfigMap", null, true, null, null, null),
+                new KindRule("Secret", null, true, null, null, null),
                 new KindRule("PersistentVolumeClaim", null, true, FromHost.STATUS, null, null),
                 new KindRule("Ingress", null, true, FromHost.STATUS, null, null),
-                new KindRule("Endpoints", null, true, FromHost.NONE, null, null));
+                new KindRule("Endpoints", null, true, null, null, null));
         return new SyncPolicy(API_VERSION, KIND, ObjectMeta.of(null, "default"), new Spec(kinds), null);
     }
 
