@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs tenantplane's benchmarks. With no section named it runs them all (about 15 minutes) and rewrites
+# docs/performance.md and docs/performance-plan.png; see docs/performance.md for the sections and options.
+#   bench/run.sh                      everything, writes the docs
+#   bench/run.sh plan|live|footprint|cli   one or more sections, prints their table
+#   bench/run.sh --quick              everything with small sizes, prints the table
+#   bench/run.sh jmh PlanBenchmark -p objects=10000   any JMH run
+# Builds bench/target/benchmarks.jar first (set TP_TARGET to build into another folder).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+source "$root/.ci/find-jdk.sh"
+java_home="$(tenantplane_find_jdk)" || exit 1
+target="${TP_TARGET:-target}"
+jar="$here/$target/benchmarks.jar"
+echo "bench: building $jar ..." >&2
+"$root/mvnw" -B -q -o -Dtp.target="$target" -DskipTests -Dmaven.javadoc.skip=true -pl bench -am package >&2 \
+  || "$root/mvnw" -B -q -Dtp.target="$target" -DskipTests -Dmaven.javadoc.skip=true -pl bench -am package >&2
+cd "$root"
+exec "$java_home/bin/java" -Xmx4g -jar "$jar" --repo "$root" "$@"

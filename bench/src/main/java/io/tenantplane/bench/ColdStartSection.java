@@ -1,0 +1,154 @@
+package io.tenantplane.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Wall time of one CLI command from process start to exit, as a user runs it, against kubectl's client-side dry run:
+ * the median of several runs after one warm-up run each (the CLI's first run builds the jar when needed and
+ * creates its class-data sharing archive).
+ */
+final class ColdStartSection {
+
+    static final double TARGET = 3.0;
+    static final List<String> EXPLAIN = List.of("explain-sync", "--tenant", "dev", "--tenant-namespace", "team-dev",
+            "--virtual-namespace", "default", "--kind", "Pod", "--name", "nginx");
+    static final List<String> KUBECTL = List.of("create", "configmap", "x", "--dry-run=client", "-o", "yaml");
+
+    private ColdStartSection() {
+    }
+
+    static Report.Section run(Path repo, int runs) throws IOException, InterruptedException {
+        Path launcher = repo.resolve("tenantplane");
+        if (!Files.isExecutable(launcher)) {
+            throw new IllegalStateException("no executable launcher at " + launcher + "; pass --repo <repository root>");
+        }
+        List<String> cli = new ArrayList<>(List.of(launcher.toString()));
+        cli.addAll(EXPLAIN);
+        Path jar = repo.resolve("cli/target/tenantplane.jar");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Optional<Path> kubectl = onPath("kubectl");
+        List<String> kube = new ArrayList<>();
+        kubectl.ifPresent(k -> {
+            kube.add(k.toString());
+            kube.addAll(KUBECTL);
+        });
+
+        time(cli, repo, 600);
+        List<String> bare = new ArrayList<>(List.of(java, "-XX:+AutoCreateSharedArchive",
+                "-XX:SharedArchiveFile=" + repo.resolve("cli/target/tenantplane.jsa"), "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto", "-jar", jar.toString()));
+        bare.addAll(EXPLAIN);
+        List<String> jvm = List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-version");
+        if (!kube.isEmpty()) {
+            time(kube, repo, 60);
+        }
+        time(jvm, repo, 60);
+        List<Long> cliTimes = new ArrayList<>();
+        List<Long> bareTimes = new ArrayList<>();
+        List<Long> kubeTimes = new ArrayList<>();
+        List<Long> jvmTimes = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            cliTimes.add(time(cli, repo, 60));
+            bareTimes.add(time(bare, repo, 60));
+            jvmTimes.add(time(jvm, repo, 60));
+            if (!kube.isEmpty()) {
+                kubeTimes.add(time(kube, repo, 60));
+            }
+        }
+        double cliMs = median(cliTimes);
+        String reproduce = "bench/run.sh cli";
+        List<Figure> figures = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        String what = "CLI cold start: `./tenantplane explain-sync` (median of " + runs + ")";
+        if (kube.isEmpty()) {
+            figures.add(new Figure(what, Figure.number(cliMs) + " ms", "kubectl not installed", null,
+                    "≤ " + Figure.number(TARGET) + "× kubectl", null, reproduce));
+        } else {
+            double kubeMs = median(kubeTimes);
+            double ratio = cliMs / kubeMs;
+            figures.add(new Figure(what, Figure.number(cliMs) + " ms",
+                    "`kubectl create configmap x --dry-run=client -o yaml` " + Figure.number(kubeMs) + " ms", ratio,
+                    "≤ " + Figure.number(TARGET) + "×", ratio <= TARGET, reproduce));
+            if (ratio > TARGET) {
+                notes.add(classLoading(java, repo, jar));
+            }
+        }
+        figures.add(Figure.plain("… of which `java -jar` with the launcher's flags", Figure.number(median(bareTimes)) + " ms",
+                reproduce));
+        figures.add(Figure.plain("… of which JVM start alone (`java -version`)", Figure.number(median(jvmTimes)) + " ms",
+                reproduce));
+        return new Report.Section("CLI cold start", figures, notes);
+    }
+
+    /** How many classes the command loads and how many come from the CDS archive. */
+    private static String classLoading(String java, Path repo, Path jar) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("tenantplane-classes", ".log");
+        try {
+            List<String> cmd = new ArrayList<>(List.of(java, "-XX:SharedArchiveFile=" + repo.resolve("cli/target/tenantplane.jsa"),
+                    "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xlog:class+load=info:file=" + log, "-jar", jar.toString()));
+            cmd.addAll(EXPLAIN);
+            time(cmd, repo, 60);
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            long total = lines.stream().filter(l -> l.contains("source:")).count();
+            long shared = lines.stream().filter(l -> l.contains("shared objects file")).count();
+            return String.format(Locale.ROOT, "The CLI run loads %,d classes, %,d of them (%.0f%%) from the class-data "
+                    + "sharing archive.", total, shared, total == 0 ? 0 : 100.0 * shared / total);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    /** Wall time in nanoseconds of one run of {@code cmd}, which must exit 0. */
+    static long time(List<String> cmd, Path dir, int timeoutSeconds) throws IOException, InterruptedException {
+        Path err = Files.createTempFile("tenantplane-bench", ".err");
+        try {
+            long start = System.nanoTime();
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(err.toFile())
+                    .start();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", cmd) + " did not finish in " + timeoutSeconds + " s");
+            }
+            long elapsed = System.nanoTime() - start;
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", cmd) + " exited " + p.exitValue() + ": "
+                        + Files.readString(err).strip());
+            }
+            return elapsed;
+        } finally {
+            Files.deleteIfExists(err);
+        }
+    }
+
+    static double median(List<Long> nanos) {
+        List<Long> s = nanos.stream().sorted().toList();
+        int n = s.size();
+        double mid = n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
+        return mid / 1e6;
+    }
+
+    static Optional<Path> onPath(String command) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            Path p = Path.of(dir, command);
+            if (Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+}

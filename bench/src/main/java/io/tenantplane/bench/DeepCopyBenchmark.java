@@ -1,0 +1,52 @@
+package io.tenantplane.bench;
+
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The baseline of {@link PlanBenchmark}: a bare gson {@code deepCopy()} of the same tenant objects, kept in a list
+ * as a plan keeps its desired objects. It is the least work any transform to host objects must do.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Warmup(iterations = 4, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class DeepCopyBenchmark {
+
+    /** Tenant objects copied. */
+    @Param({"1000", "10000", "100000"})
+    public int objects;
+
+    private List<JsonObject> tenant;
+
+    /** Builds the objects once per trial. */
+    @Setup
+    public void setUp() {
+        tenant = Fixtures.tenantObjects(objects);
+    }
+
+    /** A deep copy of every object. */
+    @Benchmark
+    public List<JsonObject> deepCopy() {
+        List<JsonObject> out = new ArrayList<>(tenant.size());
+        for (JsonObject o : tenant) {
+            out.add(o.deepCopy());
+        }
+        return out;
+    }
+}

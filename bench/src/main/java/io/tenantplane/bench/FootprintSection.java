@@ -1,0 +1,9 @@
+package io.tenantplane.bench;
+
+final class FootprintSection {
+    record Config() {
+        static Config full() { return new Config(); }
+        static Config quick() { return new Config(); }
+    }
+    static Report.Section run(Config c) { throw new UnsupportedOperationException("FootprintSection"); }
+}
