@@ -318,7 +318,6 @@ public final class Manifests {
         o.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         o.setIndent(2);
         o.setSplitLines(false);
-        o.setPrettyFlow(true);
         return new Yaml(new LiteralRepresenter(o), o);
     }
 

@@ -1,0 +1,69 @@
+package io.tenantplane.controlplane;
+
+import io.tenantplane.model.TenantCluster;
+import java.util.Objects;
+
+/**
+ * The names of a tenant's control-plane objects, all in the TenantCluster's namespace and all derived from the
+ * tenant name, so the controller, the renderer and humans agree on them.
+ *
+ * @param tenant    the tenant's name ({@code metadata.name})
+ * @param namespace the TenantCluster's namespace, where the control plane runs in every mode
+ */
+public record ControlPlaneNames(String tenant, String namespace) {
+
+    /** The key of the kubeconfig inside {@link #kubeconfigSecret()}. */
+    public static final String KUBECONFIG_KEY = "config";
+    /** The key of the k3s join token inside {@link #tokenSecret()}. */
+    public static final String TOKEN_KEY = "token";
+
+    public ControlPlaneNames {
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(namespace, "namespace");
+    }
+
+    /** The names for {@code tenantCluster}. */
+    public static ControlPlaneNames of(TenantCluster tenantCluster) {
+        return new ControlPlaneNames(tenantCluster.tenant(), tenantCluster.namespace());
+    }
+
+    /** {@code <tenant>-control-plane}; its pods are {@code <tenant>-control-plane-<ordinal>}. */
+    public String statefulSet() {
+        return tenant + "-control-plane";
+    }
+
+    /** {@code <tenant>-control-plane-headless}: stable DNS names for the replicas (etcd peers). */
+    public String headlessService() {
+        return tenant + "-control-plane-headless";
+    }
+
+    /** {@code <tenant>-api}: the tenant API's ClusterIP Service, port 443. */
+    public String apiService() {
+        return tenant + "-api";
+    }
+
+    /** {@code <tenant>-kubeconfig}: the Secret with the tenant API's admin kubeconfig under {@value #KUBECONFIG_KEY}. */
+    public String kubeconfigSecret() {
+        return tenant + "-kubeconfig";
+    }
+
+    /** {@code <tenant>-token}: the Secret with the k3s join token (etcd datastore only). */
+    public String tokenSecret() {
+        return tenant + "-token";
+    }
+
+    /** {@code <tenant>-control-plane}: the ServiceAccount, Role and RoleBinding of the control plane pods. */
+    public String serviceAccount() {
+        return statefulSet();
+    }
+
+    /** {@code <tenant>-control-plane}: the PodDisruptionBudget (etcd datastore only). */
+    public String podDisruptionBudget() {
+        return statefulSet();
+    }
+
+    /** The URL in the published kubeconfig: {@code https://<tenant>-api.<namespace>.svc:443}. */
+    public String apiServerUrl() {
+        return "https://" + apiService() + "." + namespace + ".svc:443";
+    }
+}

@@ -1,0 +1,140 @@
+package io.tenantplane.controlplane;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.InvalidResourceException;
+import io.tenantplane.model.Manifests;
+import io.tenantplane.model.Problem;
+import io.tenantplane.model.TenantCluster;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ControlPlaneRendererTest {
+
+    private final ControlPlaneRenderer renderer = new ControlPlaneRenderer();
+
+    static Stream<Arguments> cases() {
+        return Expectations.cases("/controlplane/cases.yaml").stream()
+                .map(c -> Arguments.of(Json.string(c, "case"), c));
+    }
+
+    private static TenantCluster tenant(JsonObject caseDoc) {
+        return TenantCluster.fromJson(caseDoc.getAsJsonObject("tenantCluster")).orElseThrow();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void rendersTheExpectedObjectsAndFields(String name, JsonObject caseDoc) {
+        Expectations.check(caseDoc, renderer.render(tenant(caseDoc)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void everyObjectIsLabelledExplainedAndInTheTenantClustersNamespace(String name, JsonObject caseDoc) {
+        TenantCluster tc = tenant(caseDoc);
+        for (JsonObject o : renderer.render(tc)) {
+            String id = Expectations.id(o);
+            assertEquals(tc.namespace(), Json.string(o, "metadata", "namespace"), id);
+            assertEquals("tenantplane", Json.labels(o).get("tenantplane.io/managed-by"), id);
+            assertEquals(tc.tenant(), Json.labels(o).get("tenantplane.io/tenant"), id);
+            assertEquals("control-plane", Json.labels(o).get("tenantplane.io/component"), id);
+            String reason = Json.annotations(o).get("tenantplane.io/reason");
+            assertTrue(reason != null && reason.contains(tc.tenant()), id + ": " + reason);
+            String objectName = Json.string(o, "metadata", "name");
+            assertTrue(objectName.length() <= 63 && objectName.matches("[a-z]([-a-z0-9]*[a-z0-9])?"), objectName);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void thePodsMeetTheRestrictedPodSecurityLevel(String name, JsonObject caseDoc) {
+        JsonObject sts = statefulSet(renderer.render(tenant(caseDoc)));
+        JsonObject pod = Json.object(sts, "spec", "template", "spec");
+        assertEquals(true, pod.getAsJsonObject("securityContext").get("runAsNonRoot").getAsBoolean());
+        assertEquals("RuntimeDefault", Json.string(pod, "securityContext", "seccompProfile", "type"));
+        assertTrue(pod.getAsJsonObject("securityContext").get("runAsUser").getAsLong() > 0);
+        for (JsonElement c : pod.getAsJsonArray("containers")) {
+            JsonObject sc = c.getAsJsonObject().getAsJsonObject("securityContext");
+            assertEquals(false, sc.get("allowPrivilegeEscalation").getAsBoolean());
+            assertEquals(true, sc.get("readOnlyRootFilesystem").getAsBoolean());
+            assertEquals("[\"ALL\"]", sc.getAsJsonObject("capabilities").get("drop").toString());
+            assertTrue(c.getAsJsonObject().getAsJsonObject("resources").has("requests"));
+        }
+        for (JsonElement v : pod.getAsJsonArray("volumes")) {
+            List<String> types = v.getAsJsonObject().keySet().stream().filter(k -> !k.equals("name")).toList();
+            assertTrue(List.of("emptyDir", "projected", "secret").containsAll(types), types.toString());
+        }
+    }
+
+    @Test
+    void theTokenForTheHostApiGoesToThePublisherOnly() {
+        TenantCluster tc = tenant(Expectations.cases("/controlplane/cases.yaml").get(1));
+        JsonObject pod = Json.object(statefulSet(renderer.render(tc)), "spec", "template", "spec");
+        for (JsonElement c : pod.getAsJsonArray("containers")) {
+            boolean mountsToken = c.getAsJsonObject().getAsJsonArray("volumeMounts").asList().stream()
+                    .anyMatch(m -> Json.string(m.getAsJsonObject(), "name").equals("host-api-token"));
+            assertEquals(Json.string(c.getAsJsonObject(), "name").equals("kubeconfig-publisher"), mountsToken);
+        }
+    }
+
+    @Test
+    void theExampleTenantRendersAndTheImageFollowsTheOnePinnedVersion() {
+        TenantCluster tc = TenantCluster.fromJson(Manifests.read(Path.of("..", "examples", "yaml", "tenantcluster.yaml"))
+                .get(0).object()).orElseThrow();
+        JsonObject sts = statefulSet(renderer.render(tc));
+        assertEquals("docker.io/rancher/k3s:" + TenantCluster.DEFAULT_K3S_VERSION.replace('+', '-'),
+                Json.string(sts.getAsJsonObject("spec").getAsJsonObject("template").getAsJsonObject("spec")
+                        .getAsJsonArray("containers").get(0).getAsJsonObject(), "image"));
+        assertEquals("registry.example.com/mirror/k3s:v1.31.4-k3s1",
+                new ControlPlaneRenderer("registry.example.com/mirror/k3s").image("v1.31.4+k3s1"));
+    }
+
+    @Test
+    void anImageRepositoryWithATagIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ControlPlaneRenderer("docker.io/rancher/k3s:latest"));
+        assertTrue(e.getMessage().contains("without tag or digest"), e.getMessage());
+        new ControlPlaneRenderer("localhost:5000/rancher/k3s");
+    }
+
+    @Test
+    void refusesAnInvalidTenantClusterListingEveryProblem() {
+        TenantCluster tc = TenantCluster.fromJson(Json.gson().fromJson("""
+                {"apiVersion":"tenantplane.io/v1alpha1","kind":"TenantCluster",
+                 "metadata":{"name":"dev","namespace":"team-dev"},
+                 "spec":{"isolationProfileRef":{"name":"p"},"syncPolicyRef":{"name":"s"},
+                         "controlPlane":{"replicas":3,"version":"1.31","datastore":{"type":"sqlite"}}}}""",
+                JsonObject.class)).orElseThrow();
+        InvalidResourceException e = assertThrows(InvalidResourceException.class, () -> renderer.render(tc));
+        assertEquals(List.of("spec.controlPlane.datastore.type", "spec.controlPlane.version"),
+                e.problems().stream().map(Problem::field).toList());
+        assertTrue(e.getMessage().startsWith("cannot render the control plane of TenantCluster team-dev/dev:\n  "
+                + "spec.controlPlane.datastore.type: sqlite requires replicas = 1, got 3"), e.getMessage());
+    }
+
+    @Test
+    void namesAreDerivedFromTheTenant() {
+        ControlPlaneNames n = new ControlPlaneNames("dev", "team-dev");
+        assertEquals("dev-control-plane", n.statefulSet());
+        assertEquals("dev-control-plane-headless", n.headlessService());
+        assertEquals("dev-api", n.apiService());
+        assertEquals("dev-kubeconfig", n.kubeconfigSecret());
+        assertEquals("https://dev-api.team-dev.svc:443", n.apiServerUrl());
+        String longest = "a".repeat(TenantCluster.MAX_NAME_LENGTH);
+        assertTrue(new ControlPlaneNames(longest, "ns").headlessService().length() <= 63);
+    }
+
+    private static JsonObject statefulSet(List<JsonObject> objects) {
+        return objects.stream().filter(o -> "StatefulSet".equals(Json.string(o, "kind"))).findFirst().orElseThrow();
+    }
+}
