@@ -1,0 +1,206 @@
+package io.tenantplane.it;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import io.tenantplane.TenantConnector;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.TenantPlaneException;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.LoadedObject;
+import io.tenantplane.model.Manifests;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.testkit.KubeApiServer;
+import io.tenantplane.testkit.TestCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The world of one integration test: a host API server (in process, or the real cluster that {@code KUBECONFIG}
+ * points to with {@code -Dtenantplane.it.realCluster=true}) with the tenantplane CRDs, a host namespace, and one
+ * in-process API server per tenant, reached through a {@link TenantConnector} that maps each tenant to its server.
+ */
+final class Live implements AutoCloseable {
+
+    static final Path REPO = Path.of("..");
+    static final Path EXAMPLES = REPO.resolve("examples/yaml");
+
+    final TestCluster hostCluster;
+    final ApiClient host;
+    final Kube hostKube;
+    final String namespace;
+    private final Map<String, KubeApiServer> tenantServers = new LinkedHashMap<>();
+    private final Map<String, ApiClient> tenantClients = new LinkedHashMap<>();
+
+    private Live(TestCluster hostCluster, String namespace) {
+        this.hostCluster = hostCluster;
+        this.namespace = namespace;
+        this.host = client(hostCluster.kubeconfig());
+        this.hostKube = new Kube(host);
+    }
+
+    /** A host with the CRDs and a host namespace ({@code team-dev} in process, a unique one on a real cluster). */
+    static Live start() {
+        TestCluster cluster = TestCluster.start(KubeApiServer.builder()
+                .namespaces("default", "kube-system", "kube-public", "kube-node-lease", "team-dev"));
+        String ns = cluster.isReal() ? cluster.uniqueName("team-dev") : "team-dev";
+        Live live = new Live(cluster, ns);
+        live.installCrds();
+        if (cluster.isReal()) {
+            live.hostKube.create(Kube.json("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+                    + ns + "\"}}"));
+        }
+        return live;
+    }
+
+    /** The in-process server, for request counts and faults (absent on a real cluster). */
+    Optional<KubeApiServer> hostServer() {
+        return hostCluster.server();
+    }
+
+    KubeApiServer requireHostServer() {
+        return hostServer().orElseThrow(() -> new IllegalStateException("needs the in-process host server"));
+    }
+
+    private void installCrds() {
+        for (LoadedObject lo : Manifests.read(REPO.resolve("k8s/crds"))) {
+            String name = Json.string(lo.object(), "metadata", "name");
+            Kube.Reply existing = hostKube.call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
+                    + name, Map.of(), null);
+            if (existing.code() == 404) {
+                hostKube.createCrd(lo.object());
+            }
+        }
+    }
+
+    /** Starts the API server of tenant {@code name}. */
+    Kube tenant(String name) {
+        KubeApiServer server = tenantServers.computeIfAbsent(name, n -> KubeApiServer.builder().build().start());
+        ApiClient client = tenantClients.computeIfAbsent(name, n -> {
+            try {
+                return new ClientBuilder().setBasePath(server.url()).build();
+            } catch (RuntimeException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return new Kube(client);
+    }
+
+    KubeApiServer tenantServer(String name) {
+        return tenantServers.get(name);
+    }
+
+    /** Maps each tenant to its in-process server, as a platform with its own gateway would. */
+    TenantConnector connector() {
+        return tc -> {
+            ApiClient c = tenantClients.get(tc.tenant());
+            if (c == null) {
+                throw new io.tenantplane.TenantApiUnavailableException("no API server for tenant " + tc.tenant());
+            }
+            return c;
+        };
+    }
+
+    /** A plane on this host with quick retries; {@code more} adjusts the builder. */
+    TenantPlane plane(Consumer<TenantPlane.Builder> more) {
+        TenantPlane.Builder b = TenantPlane.builder().hostClient(host).tenantConnector(connector())
+                .retries(5, Duration.ofMillis(10), Duration.ofMillis(100));
+        more.accept(b);
+        return b.build();
+    }
+
+    TenantPlane plane() {
+        return plane(b -> { });
+    }
+
+    TenantKey key(String tenant) {
+        return new TenantKey(namespace, tenant);
+    }
+
+    /** Creates the example TenantCluster, IsolationProfile and SyncPolicy for {@code tenant} in the host namespace. */
+    void createTenant(String tenant) {
+        createTenant(tenant, o -> { });
+    }
+
+    /** As {@link #createTenant(String)}, letting {@code edit} change each custom resource before it is created. */
+    void createTenant(String tenant, Consumer<JsonObject> edit) {
+        for (JsonObject o : customResources(tenant)) {
+            edit.accept(o);
+            Kube.Reply existing = hostKube.call("GET", Kube.kindOf(o).objectPath(namespace,
+                    Json.string(o, "metadata", "name")), Map.of(), null);
+            if (existing.code() == 404) {
+                hostKube.create(o);
+            }
+        }
+    }
+
+    /** The example custom resources, renamed for {@code tenant} and moved to the host namespace. */
+    List<JsonObject> customResources(String tenant) {
+        List<JsonObject> out = new ArrayList<>();
+        for (LoadedObject lo : Manifests.read(EXAMPLES.resolve("tenantcluster.yaml"),
+                EXAMPLES.resolve("isolationprofile.yaml"), EXAMPLES.resolve("syncpolicy.yaml"))) {
+            JsonObject o = lo.object().deepCopy();
+            Json.child(o, "metadata").addProperty("namespace", namespace);
+            if ("TenantCluster".equals(lo.kind())) {
+                Json.child(o, "metadata").addProperty("name", tenant);
+            }
+            out.add(o);
+        }
+        return out;
+    }
+
+    /** The tenant workloads of the examples. */
+    static List<JsonObject> exampleWorkloads() {
+        Path dir = EXAMPLES.resolve("workloads");
+        List<JsonObject> out = new ArrayList<>();
+        for (LoadedObject lo : Manifests.read(dir)) {
+            out.add(lo.object().deepCopy());
+        }
+        return out;
+    }
+
+    static ApiClient client(Path kubeconfig) {
+        try (var reader = Files.newBufferedReader(kubeconfig)) {
+            return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits up to {@code timeout} for {@code condition}, checking every 50 ms. */
+    static boolean eventually(Duration timeout, java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+            } catch (AssertionError | TenantPlaneException e) {
+                // not there yet
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return condition.getAsBoolean();
+    }
+
+    @Override
+    public void close() {
+        tenantServers.values().forEach(KubeApiServer::close);
+        hostCluster.close();
+    }
+}

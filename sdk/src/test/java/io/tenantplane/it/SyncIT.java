@@ -1,0 +1,396 @@
+package io.tenantplane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.ConvergenceReport;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.apply.Outcome;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.LabelSelector;
+import io.tenantplane.observe.RecordedDecision;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.testkit.FaultRule;
+import io.tenantplane.testkit.KubeApiServer;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Convergence of tenant workloads to the host, against real-protocol API servers. */
+class SyncIT {
+
+    private Live live;
+    private TenantPlane plane;
+    private Kube dev;
+
+    @BeforeEach
+    void start() {
+        live = Live.start();
+        live.createTenant("dev");
+        dev = live.tenant("dev");
+        plane = live.plane();
+    }
+
+    @AfterEach
+    void stop() {
+        live.close();
+    }
+
+    /** Creates the example workloads in the tenant, as a user would (server-owned fields left out). */
+    private void createExampleWorkloads() {
+        for (JsonObject o : Live.exampleWorkloads()) {
+            dev.create(asUserWrites(o));
+        }
+    }
+
+    static JsonObject asUserWrites(JsonObject o) {
+        JsonObject c = o.deepCopy();
+        JsonObject meta = Json.child(c, "metadata");
+        for (String f : List.of("uid", "resourceVersion", "creationTimestamp", "ownerReferences", "generateName")) {
+            meta.remove(f);
+        }
+        c.remove("status");
+        return c;
+    }
+
+    static JsonObject pod(String ns, String name, Map<String, String> labels) {
+        JsonObject pod = Kube.json("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s"},
+                 "spec":{"securityContext":{"runAsNonRoot":true,"seccompProfile":{"type":"RuntimeDefault"}},
+                   "containers":[{"name":"app","image":"nginxinc/nginx-unprivileged:1.27",
+                   "securityContext":{"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]}}}]}}
+                """.formatted(name, ns));
+        JsonObject l = Json.child(pod, "metadata", "labels");
+        labels.forEach(l::addProperty);
+        return pod;
+    }
+
+    private static Decision decisionFor(ConvergenceReport r, String kind, String hostName) {
+        return r.decisions().stream().filter(d -> d.kind().equals(kind) && d.host() != null
+                && hostName.equals(d.host().name())).findFirst()
+                .orElseThrow(() -> new AssertionError("no decision for " + kind + " " + hostName + " in "
+                        + r.decisions()));
+    }
+
+    @Test
+    void firstSyncOfTheExampleWorkloadsCreatesHostCopiesWithTheirReverseMapping() {
+        createExampleWorkloads();
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        assertNull(r.failure(), () -> String.valueOf(r.failure()));
+        assertTrue(r.converged(), () -> r.decisions().toString());
+        for (String[] expected : new String[][] {{"Pod", "nginx-x-default-x-dev"}, {"Service", "nginx-x-default-x-dev"},
+                {"ConfigMap", "nginx-config-x-default-x-dev"}, {"Secret", "nginx-env-x-default-x-dev"},
+                {"Secret", "registry-credentials-x-default-x-dev"},
+                {"PersistentVolumeClaim", "nginx-data-x-default-x-dev"}, {"Ingress", "nginx-x-default-x-dev"}}) {
+            Decision d = decisionFor(r, expected[0], expected[1]);
+            assertEquals(Action.CREATE, d.action(), d::toString);
+            assertEquals("NotOnHost", d.reason());
+            JsonObject host = live.hostKube.require(expected[0], live.namespace, expected[1]);
+            Map<String, String> labels = Json.labels(host);
+            assertEquals("tenantplane", labels.get("tenantplane.io/managed-by"));
+            assertEquals("dev", labels.get("tenantplane.io/tenant"));
+            assertEquals("default", labels.get("tenantplane.io/virtual-namespace"));
+            assertEquals("NotOnHost", Json.annotations(host).get("tenantplane.io/reason"));
+        }
+        JsonObject hostPod = live.hostKube.require("Pod", live.namespace, "nginx-x-default-x-dev");
+        assertEquals("nginx-config-x-default-x-dev",
+                Json.string(hostPod.getAsJsonObject("spec").getAsJsonArray("volumes").get(0).getAsJsonObject(),
+                        "configMap", "name"), "volume references are rewritten to host names");
+        assertEquals("dev-workload", Json.string(hostPod, "spec", "serviceAccountName"));
+        List<RecordedDecision> ring = plane.decisions(live.key("dev"), 100);
+        assertTrue(ring.stream().anyMatch(x -> x.outcome().decision().reason().equals("NotOnHost")));
+    }
+
+    @Test
+    void anUpdateInTheTenantPropagatesToTheHost() {
+        dev.create(pod("default", "web", Map.of("app", "web")));
+        JsonObject cm = Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"},
+                 "data":{"mode":"blue"}}""");
+        dev.create(cm);
+        plane.converge(live.key("dev"));
+
+        JsonObject stored = dev.require("ConfigMap", "default", "settings");
+        stored.getAsJsonObject("data").addProperty("mode", "green");
+        dev.update(stored);
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        Decision d = decisionFor(r, "ConfigMap", "settings-x-default-x-dev");
+        assertEquals(Action.UPDATE, d.action());
+        assertEquals("SourceChanged", d.reason());
+        assertInstanceOf(Outcome.Applied.class, r.outcomes().get(r.decisions().indexOf(d)));
+        assertEquals("green", Json.string(live.hostKube.require("ConfigMap", live.namespace,
+                "settings-x-default-x-dev"), "data", "mode"));
+    }
+
+    @Test
+    void aDeleteInTheTenantCollectsTheHostCopy() {
+        dev.create(pod("default", "web", Map.of("app", "web")));
+        plane.converge(live.key("dev"));
+        String uid = Json.string(live.hostKube.require("Pod", live.namespace, "web-x-default-x-dev"), "metadata", "uid");
+
+        dev.delete("Pod", "default", "web");
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        Decision d = decisionFor(r, "Pod", "web-x-default-x-dev");
+        assertEquals(Action.DELETE, d.action());
+        assertEquals("SourceDeleted", d.reason());
+        assertEquals(uid, Json.string(d.observed(), "metadata", "uid"), "the delete is preconditioned on that uid");
+        assertTrue(live.hostKube.get("Pod", live.namespace, "web-x-default-x-dev").isEmpty());
+    }
+
+    @Test
+    void aForeignObjectHoldingTheHostNameIsAConflictAndSurvivesUntouched() {
+        JsonObject foreign = live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings-x-default-x-dev","namespace":"%s",
+                 "labels":{"owner":"platform"}},"data":{"mine":"yes"}}""".formatted(live.namespace)));
+        dev.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"},
+                 "data":{"mode":"blue"}}"""));
+        KubeApiServer server = live.hostServer().orElse(null);
+        long writesBefore = server == null ? 0 : server.requests().writes("configmaps");
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        Decision d = decisionFor(r, "ConfigMap", "settings-x-default-x-dev");
+        assertEquals(Action.CONFLICT, d.action());
+        assertEquals("ForeignObject", d.reason());
+        assertFalse(r.converged());
+        JsonObject after = live.hostKube.require("ConfigMap", live.namespace, "settings-x-default-x-dev");
+        assertEquals(Json.string(foreign, "metadata", "resourceVersion"), Json.string(after, "metadata",
+                "resourceVersion"), "the foreign object is untouched");
+        assertEquals("yes", Json.string(after, "data", "mine"));
+        if (server != null) {
+            assertEquals(writesBefore, server.requests().writes("configmaps"), "no write was even tried");
+        }
+    }
+
+    @Test
+    void foreignObjectsInTheHostNamespaceSurviveGarbageCollection() {
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"platform-settings","namespace":"%s"},
+                 "data":{"a":"b"}}""".formatted(live.namespace)));
+        JsonObject forged = live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"lookalike","namespace":"%s",
+                 "labels":{"tenantplane.io/managed-by":"tenantplane","tenantplane.io/tenant":"dev"},
+                 "annotations":{"tenantplane.io/source-kind":"ConfigMap","tenantplane.io/source-namespace":"default",
+                   "tenantplane.io/source-name":"gone"}},"data":{"a":"b"}}""".formatted(live.namespace)));
+        dev.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"},
+                 "data":{"mode":"blue"}}"""));
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+        ConvergenceReport again = plane.converge(live.key("dev"));
+
+        assertTrue(live.hostKube.get("ConfigMap", live.namespace, "platform-settings").isPresent());
+        assertTrue(live.hostKube.get("ConfigMap", live.namespace, "lookalike").isPresent(),
+                "an object whose name does not match its source annotations is not ours, labels or not");
+        assertEquals(Json.string(forged, "metadata", "uid"), Json.string(live.hostKube.require("ConfigMap",
+                live.namespace, "lookalike"), "metadata", "uid"));
+        for (ConvergenceReport x : List.of(r, again)) {
+            assertTrue(x.decisions().stream().noneMatch(d -> d.action() == Action.DELETE), x.decisions()::toString);
+        }
+    }
+
+    @Test
+    void twoTenantsInOneHostNamespaceNeitherSeeNorCollectEachOthersObjects() {
+        live.createTenant("qa");
+        Kube qa = live.tenant("qa");
+        dev.create(pod("default", "web", Map.of("app", "web")));
+        qa.create(pod("default", "web", Map.of("app", "web")));
+        JsonObject svc = Kube.json("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"web","namespace":"default"},
+                 "spec":{"selector":{"app":"web"},"ports":[{"name":"http","port":80,"targetPort":8080}]}}""");
+        dev.create(svc.deepCopy());
+        qa.create(svc.deepCopy());
+
+        plane.converge(live.key("dev"));
+        plane.converge(live.key("qa"));
+        qa.delete("Pod", "default", "web");
+        ConvergenceReport devAgain = plane.converge(live.key("dev"));
+        ConvergenceReport qaAgain = plane.converge(live.key("qa"));
+
+        assertTrue(live.hostKube.get("Pod", live.namespace, "web-x-default-x-dev").isPresent(),
+                "qa's delete does not collect dev's pod");
+        assertTrue(live.hostKube.get("Pod", live.namespace, "web-x-default-x-qa").isEmpty());
+        assertTrue(devAgain.decisions().stream().allMatch(d -> d.source() == null || "dev".equals(d.source().tenant())));
+        assertEquals(Action.DELETE, decisionFor(qaAgain, "Pod", "web-x-default-x-qa").action());
+
+        qa.create(pod("default", "web", Map.of("app", "web")));
+        plane.converge(live.key("qa"));
+        JsonObject devSvc = live.hostKube.require("Service", live.namespace, "web-x-default-x-dev");
+        LabelSelector selector = new LabelSelector(Json.gson().fromJson(devSvc.getAsJsonObject("spec")
+                .getAsJsonObject("selector"), Map.class), null);
+        Set<String> selected = live.hostKube.list("Pod", live.namespace, null).stream()
+                .filter(p -> selector.matches(Json.labels(p)))
+                .map(p -> Json.string(p, "metadata", "name")).collect(Collectors.toSet());
+        assertEquals(Set.of("web-x-default-x-dev"), selected, "dev's Service selects only dev's pods");
+    }
+
+    @Test
+    void tenantSuppliedTenantplaneLabelsAndAnnotationsAreStripped() {
+        JsonObject cm = Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"sneaky","namespace":"default",
+                 "labels":{"tenantplane.io/tenant":"qa","team":"a"},
+                 "annotations":{"tenantplane.io/source-name":"other","note":"kept"}},"data":{"a":"b"}}""");
+        dev.create(cm);
+
+        plane.converge(live.key("dev"));
+
+        JsonObject host = live.hostKube.require("ConfigMap", live.namespace, "sneaky-x-default-x-dev");
+        assertEquals("dev", Json.labels(host).get("tenantplane.io/tenant"));
+        assertEquals("a", Json.labels(host).get("team"));
+        assertEquals("sneaky", Json.annotations(host).get("tenantplane.io/source-name"));
+        assertEquals("kept", Json.annotations(host).get("note"));
+    }
+
+    @Test
+    void driftOnTheHostIsPutBackWithAReasonNamingWhatDiffered() {
+        dev.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default",
+                 "labels":{"app":"web"}},"data":{"mode":"blue"}}"""));
+        plane.converge(live.key("dev"));
+        JsonObject host = live.hostKube.require("ConfigMap", live.namespace, "settings-x-default-x-dev");
+        host.getAsJsonObject("data").addProperty("mode", "hacked");
+        Json.child(host, "metadata", "labels").addProperty("app", "other");
+        live.hostKube.update(host);
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        Decision d = decisionFor(r, "ConfigMap", "settings-x-default-x-dev");
+        assertEquals(Action.UPDATE, d.action());
+        assertEquals("DriftCorrected", d.reason());
+        assertTrue(d.message().contains("data.mode") && d.message().contains("metadata.labels.app"), d.message());
+        JsonObject fixed = live.hostKube.require("ConfigMap", live.namespace, "settings-x-default-x-dev");
+        assertEquals("blue", Json.string(fixed, "data", "mode"));
+        assertEquals("web", Json.labels(fixed).get("app"));
+        assertEquals("DriftCorrected", Json.annotations(fixed).get("tenantplane.io/reason"));
+    }
+
+    @Test
+    void aConflictDuringApplyIsRetriedWithTheObjectReadAgainAndConverges() {
+        KubeApiServer server = live.hostServer().orElse(null);
+        assumeTrue(server != null, "fault injection needs the in-process host server");
+        dev.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"},
+                 "data":{"mode":"blue"}}"""));
+        plane.converge(live.key("dev"));
+        JsonObject stored = dev.require("ConfigMap", "default", "settings");
+        stored.getAsJsonObject("data").addProperty("mode", "green");
+        dev.update(stored);
+        server.faults().add(FaultRule.on("update", "configmaps").times(2).respond(409));
+        server.requests().reset();
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        Decision d = decisionFor(r, "ConfigMap", "settings-x-default-x-dev");
+        Outcome o = r.outcomes().get(r.decisions().indexOf(d));
+        Outcome.Applied applied = assertInstanceOf(Outcome.Applied.class, o, o::toString);
+        assertEquals(3, applied.attempts());
+        assertEquals(3, server.requests().count("update", "configmaps"));
+        assertTrue(server.requests().count("get", "configmaps") >= 2, "each conflict re-reads the object");
+        assertEquals("green", Json.string(live.hostKube.require("ConfigMap", live.namespace,
+                "settings-x-default-x-dev"), "data", "mode"));
+        assertTrue(r.converged());
+    }
+
+    @Test
+    void aSecondPassOverAConvergedTenantWritesNothing() {
+        KubeApiServer server = live.hostServer().orElse(null);
+        assumeTrue(server != null, "counting requests needs the in-process host server");
+        createExampleWorkloads();
+        assertTrue(plane.converge(live.key("dev")).converged());
+        server.requests().reset();
+        live.tenantServer("dev").requests().reset();
+
+        ConvergenceReport second = plane.converge(live.key("dev"));
+
+        assertTrue(second.converged());
+        assertEquals(0, second.writes());
+        assertTrue(second.decisions().stream().allMatch(d -> d.action() == Action.UNCHANGED
+                || d.action() == Action.SKIP), second.decisions()::toString);
+        assertEquals(0, server.requests().writes(), server.requests()::toString);
+        assertEquals(0, live.tenantServer("dev").requests().writes());
+    }
+
+    @Test
+    void aKindThePolicyNoLongerSyncsIsCollected() {
+        dev.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"},
+                 "data":{"mode":"blue"}}"""));
+        plane.converge(live.key("dev"));
+        JsonObject policy = live.hostKube.call("GET", "/apis/tenantplane.io/v1alpha1/namespaces/" + live.namespace
+                + "/syncpolicies/default", Map.of(), null).body();
+        var kinds = policy.getAsJsonObject("spec").getAsJsonArray("kinds");
+        for (int i = kinds.size() - 1; i >= 0; i--) {
+            if ("ConfigMap".equals(Json.string(kinds.get(i).getAsJsonObject(), "kind"))) {
+                kinds.remove(i);
+            }
+        }
+        live.hostKube.call("PUT", "/apis/tenantplane.io/v1alpha1/namespaces/" + live.namespace
+                + "/syncpolicies/default", Map.of(), policy);
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        Decision d = decisionFor(r, "ConfigMap", "settings-x-default-x-dev");
+        assertEquals(Action.DELETE, d.action());
+        assertEquals("KindNotSynced", d.reason());
+        assertTrue(live.hostKube.get("ConfigMap", live.namespace, "settings-x-default-x-dev").isEmpty());
+    }
+
+    @Test
+    void podStatusAndNodeBindingFlowBackToTheTenant() {
+        assumeTrue(live.hostServer().isPresent(), "plays the host scheduler and kubelet on the in-process server");
+        dev.create(pod("default", "web", Map.of("app", "web")));
+        plane.converge(live.key("dev"));
+        JsonObject node = Kube.json("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"worker-1","labels":{"kubernetes.io/hostname":"worker-1",
+                  "topology.kubernetes.io/zone":"a"}},
+                 "status":{"capacity":{"cpu":"4","memory":"16Gi","pods":"110"},"allocatable":{"cpu":"4","memory":"15Gi","pods":"110"},
+                  "conditions":[{"type":"Ready","status":"True","reason":"KubeletReady","message":"kubelet is posting ready status",
+                   "lastHeartbeatTime":"2025-06-01T10:00:00Z","lastTransitionTime":"2025-06-01T09:00:00Z"}]}}""");
+        JsonObject created = live.hostKube.create(node);
+        created.add("status", node.get("status"));
+        live.hostKube.updateStatus(created);
+        live.hostKube.bind(live.namespace, "web-x-default-x-dev", "worker-1");
+        JsonObject hostPod = live.hostKube.require("Pod", live.namespace, "web-x-default-x-dev");
+        hostPod.add("status", Kube.json("""
+                {"phase":"Running","podIP":"10.42.0.17","hostIP":"192.168.1.10",
+                 "conditions":[{"type":"Ready","status":"True","lastTransitionTime":"2025-06-01T10:00:05Z"}]}"""));
+        live.hostKube.updateStatus(hostPod);
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        JsonObject tenantPod = dev.require("Pod", "default", "web");
+        assertEquals("worker-1", Json.string(tenantPod, "spec", "nodeName"));
+        assertEquals("Running", Json.string(tenantPod, "status", "phase"));
+        assertEquals("10.42.0.17", Json.string(tenantPod, "status", "podIP"));
+        JsonObject mirror = dev.require("Node", null, "worker-1");
+        assertEquals("a", Json.labels(mirror).get("topology.kubernetes.io/zone"));
+        assertEquals("4", Json.string(mirror, "status", "capacity", "cpu"));
+        assertEquals("True", Json.string(mirror.getAsJsonObject("status").getAsJsonArray("conditions").get(0)
+                .getAsJsonObject(), "status"));
+        assertTrue(r.decisions().stream().anyMatch(d -> d.reason().equals("BoundToNode")));
+        assertTrue(r.decisions().stream().anyMatch(d -> d.reason().equals("NodeMirrored")));
+        assertTrue(r.decisions().stream().anyMatch(d -> d.reason().equals("StatusFromHost")));
+
+        live.tenantServer("dev").requests().reset();
+        ConvergenceReport again = plane.converge(live.key("dev"));
+        assertEquals(0, again.writes(), again.decisions()::toString);
+        assertEquals(0, live.tenantServer("dev").requests().writes(), "status already equal: nothing written back");
+        assertNotNull(tenantPod);
+    }
+}
