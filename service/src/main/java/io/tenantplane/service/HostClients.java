@@ -63,6 +63,16 @@ public class HostClients {
         return client;
     }
 
+    /**
+     * A fresh client for informers and watches: no read timeout, because a watch legitimately stays silent for
+     * minutes; the watch requests themselves carry {@code timeoutSeconds} so the server ends them.
+     */
+    public ApiClient newWatchClient() {
+        ApiClient client = newClient();
+        client.setHttpClient(client.getHttpClient().newBuilder().readTimeout(Duration.ZERO).build());
+        return client;
+    }
+
     /** A fresh client with client-java's default timeouts. */
     public ApiClient newClient() {
         try {

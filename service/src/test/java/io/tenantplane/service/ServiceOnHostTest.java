@@ -1,0 +1,129 @@
+package io.tenantplane.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.helidon.microprofile.testing.junit5.AddBean;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.util.Config;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.client.WebTarget;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The service against a host API server that answers: it leads, is ready, and its seams reach health and metrics. */
+@ExtendWith(HostServerExtension.class)
+@HelidonTest
+@AddBean(LeadershipRecorder.class)
+@AddConfig(key = "tenantplane.lease.identity", value = "tenantplane-service-0")
+@AddConfig(key = "tenantplane.lease.duration", value = "PT2S")
+@AddConfig(key = "tenantplane.lease.renew-deadline", value = "PT1S")
+@AddConfig(key = "tenantplane.lease.retry-period", value = "PT0.1S")
+class ServiceOnHostTest {
+
+    @Inject
+    WebTarget target;
+    @Inject
+    ServiceStatus status;
+    @Inject
+    ServiceMetrics metrics;
+    @Inject
+    LeadershipRecorder recorder;
+
+    private JsonObject awaitLeaderReady() throws InterruptedException {
+        return Probes.await(target, "/health/ready", Duration.ofSeconds(10), r -> r.getStatus() == 200
+                && Probes.check(r.readEntity(JsonObject.class), "host").getJsonObject("data").getBoolean("leader"),
+                "ready as leader");
+    }
+
+    @Test
+    void aSingleReplicaTakesTheLeaseAndIsReadyAsLeader() throws Exception {
+        JsonObject ready = awaitLeaderReady();
+
+        JsonObject data = Probes.check(ready, "host").getJsonObject("data");
+        assertEquals("UP", ready.getString("status"));
+        assertEquals("tenantplane-service-0", data.getString("identity"));
+        assertEquals("tenantplane-service-0", data.getString("holder"));
+        assertEquals("reachable", data.getString("hostApi"));
+
+        V1Lease lease = new CoordinationV1Api(Config.fromUrl(HostServerExtension.server().url(), false))
+                .readNamespacedLease("tenantplane-service-leader", "tenantplane-system").execute();
+        assertEquals("tenantplane-service-0", lease.getSpec().getHolderIdentity());
+
+        assertEquals(List.of(new LeadershipChanged(true, "tenantplane-service-0")), recorder.events(),
+                "the reconcile loop hears about leadership as a CDI event");
+        JsonObject leader = target.path("/leader").request().get(JsonObject.class);
+        assertTrue(leader.getBoolean("leader"));
+    }
+
+    @Test
+    void allThreeHealthEndpointsAnswerUpWithTheirChecks() throws Exception {
+        awaitLeaderReady();
+        for (String path : List.of("/health/live", "/health/ready", "/health/started")) {
+            Response r = target.path(path).request().get();
+            assertEquals(200, r.getStatus(), path);
+            JsonObject body = r.readEntity(JsonObject.class);
+            assertEquals("UP", body.getString("status"), path);
+            assertEquals(1, body.getJsonArray("checks").size(), path + ": only tenantplane's own check");
+        }
+    }
+
+    @Test
+    void metricsCarryTheExactPrometheusNames() throws Exception {
+        awaitLeaderReady();
+        metrics.queueDepth(7);
+        metrics.apiError(503);
+
+        String text = target.path("/metrics").request(MediaType.TEXT_PLAIN).get(String.class);
+
+        assertTrue(text.contains("\n# TYPE tenantplane_leader gauge\n"), text);
+        assertTrue(text.contains("\ntenantplane_leader{mp_scope=\"application\",} 1.0\n"), text);
+        assertTrue(text.contains("\ntenantplane_workqueue_depth{mp_scope=\"application\",} 7.0\n"), text);
+        assertTrue(text.contains("\n# TYPE tenantplane_api_errors_total counter\n"), text);
+        assertTrue(text.contains("\ntenantplane_api_errors_total{code=\"503\",mp_scope=\"application\",} 1.0\n"), text);
+        assertTrue(!text.contains("tenantplane_api_errors_total_total"), "no doubled suffix");
+        metrics.queueDepth(0);
+    }
+
+    @Test
+    void aClosedReadinessGateMakesTheReplicaNotReadyAndSaysWhy() throws Exception {
+        awaitLeaderReady();
+        try (ServiceStatus.Gate informers = status.readinessGate("informers", "TenantCluster informer not synced")) {
+            Response notReady = target.path("/health/ready").request().get();
+            assertEquals(503, notReady.getStatus());
+            JsonObject data = Probes.check(notReady.readEntity(JsonObject.class), "host").getJsonObject("data");
+            assertEquals("TenantCluster informer not synced", data.getString("informers"));
+
+            informers.ready();
+            Response ready = target.path("/health/ready").request().get();
+            assertEquals(200, ready.getStatus());
+            assertEquals("ready", Probes.check(ready.readEntity(JsonObject.class), "host").getJsonObject("data")
+                    .getString("informers"));
+        }
+    }
+
+    @Test
+    void aStalledWorkLoopMakesTheServiceNotAlive() throws Exception {
+        awaitLeaderReady();
+        try (ServiceStatus.Heartbeat loop = status.heartbeat("reconcile", Duration.ofMillis(100))) {
+            loop.beat();
+            assertEquals(200, target.path("/health/live").request().get().getStatus());
+
+            Thread.sleep(300);
+            Response stalled = target.path("/health/live").request().get();
+            assertEquals(503, stalled.getStatus());
+            JsonObject data = Probes.check(stalled.readEntity(JsonObject.class), "work-loops").getJsonObject("data");
+            assertTrue(data.getString("reconcile").startsWith("stalled"), data.toString());
+            assertTrue(data.getString("lease-elector").startsWith("beating"), data.toString());
+        }
+        assertEquals(200, target.path("/health/live").request().get().getStatus(), "a closed loop no longer counts");
+    }
+}
