@@ -3,6 +3,9 @@ package io.tenantplane.cli;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -28,27 +31,47 @@ public final class Main {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = commandLine(out, err, System.in).execute(args);
+        int code = commandLine(out, err, System.in, args).execute(args);
         out.flush();
         err.flush();
         System.exit(code);
     }
 
-    /** The configured command line, writing to {@code out}/{@code err} and reading {@code -f -} from {@code in}. */
-    static CommandLine commandLine(PrintWriter out, PrintWriter err, InputStream in) {
+    /**
+     * The configured command line, writing to {@code out}/{@code err} and reading {@code -f -} from {@code in}.
+     * When {@code args} name a command, only that command is registered: picocli builds each command's model by
+     * reflection, and a cold start should pay for one command, not all of them.
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err, InputStream in, String... args) {
         Context ctx = new Context(in);
+        Map<String, Function<Context, Object>> commands = new LinkedHashMap<>();
+        commands.put("validate", ValidateCommand::new);
+        commands.put("render", RenderCommand::new);
+        commands.put("plan", PlanCommand::new);
+        commands.put("explain-sync", ExplainSyncCommand::new);
+        commands.put("trace", TraceCommand::new);
+        commands.put("demo", DemoCommand::new);
+        String first = firstCommandWord(args);
         CommandLine cl = new CommandLine(new RootCommand());
-        cl.addSubcommand(new ValidateCommand(ctx));
-        cl.addSubcommand(new RenderCommand(ctx));
-        cl.addSubcommand(new PlanCommand(ctx));
-        cl.addSubcommand(new ExplainSyncCommand(ctx));
-        cl.addSubcommand(new TraceCommand(ctx));
-        cl.addSubcommand(new DemoCommand(ctx));
+        if (first != null && commands.containsKey(first)) {
+            cl.addSubcommand(commands.get(first).apply(ctx));
+        } else {
+            commands.values().forEach(c -> cl.addSubcommand(c.apply(ctx)));
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onBadUsage);
         return cl;
+    }
+
+    private static String firstCommandWord(String[] args) {
+        for (String a : args) {
+            if (!a.startsWith("-")) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /** What commands share beyond picocli's own state. */

@@ -29,8 +29,13 @@ final class Cli {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         InputStream in = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
-        int code = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), in).execute(args);
+        int code = Main.commandLine(new PrintWriter(out, true), new PrintWriter(err, true), in, args).execute(args);
         return new Result(code, out.toString(), err.toString());
+    }
+
+    /** A file or directory under src/test/resources/fixtures, as a path string for -f. */
+    static String fixture(String name) {
+        return Path.of(System.getProperty("basedir", "."), "src", "test", "resources", "fixtures", name).toString();
     }
 
     /** The checkout's examples/yaml (the build passes its location; tests run from cli/ otherwise). */
