@@ -11,7 +11,6 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -327,30 +326,5 @@ final class Structure {
             return "the number " + p.getAsString();
         }
         return "the string \"" + p.getAsString() + "\"";
-    }
-
-    /** Record classes reachable from {@code root}'s components, root first, each once; for tests and schema checks. */
-    static List<Class<?>> reachableRecords(Class<?> root) {
-        List<Class<?>> out = new ArrayList<>();
-        collect(root, out);
-        out.sort(Comparator.comparing(Class::getName));
-        return out;
-    }
-
-    private static void collect(Type t, List<Class<?>> out) {
-        Class<?> raw = raw(t);
-        if (raw.isRecord()) {
-            if (out.contains(raw)) {
-                return;
-            }
-            out.add(raw);
-            for (RecordComponent rc : raw.getRecordComponents()) {
-                collect(rc.getGenericType(), out);
-            }
-        } else if (List.class.isAssignableFrom(raw)) {
-            collect(typeArgument(t, 0), out);
-        } else if (Map.class.isAssignableFrom(raw)) {
-            collect(typeArgument(t, 1), out);
-        }
     }
 }

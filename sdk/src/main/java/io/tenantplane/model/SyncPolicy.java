@@ -19,7 +19,9 @@ public record SyncPolicy(String apiVersion, String kind, ObjectMeta metadata,
                          @Required("add a spec with a list of kinds") Spec spec,
                          Status status) {
 
+    /** {@value}. */
     public static final String KIND = "SyncPolicy";
+    /** Tenant namespaces that are never synced, whatever a policy says. */
     public static final Set<String> SYSTEM_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease");
     /** {@value}. */
     public static final String API_VERSION = TenantCluster.API_VERSION;
@@ -73,7 +75,9 @@ public record SyncPolicy(String apiVersion, String kind, ObjectMeta metadata,
 
     /** What flows back from host to tenant. */
     public enum FromHost {
+        /** Nothing flows back. */
         @SerializedName("none") NONE,
+        /** The host object's status is written to the tenant object's status subresource. */
         @SerializedName("status") STATUS
     }
 
@@ -84,6 +88,7 @@ public record SyncPolicy(String apiVersion, String kind, ObjectMeta metadata,
             exclude = exclude == null ? List.of() : List.copyOf(exclude);
         }
 
+        /** True when objects in {@code virtualNamespace} pass this filter (system namespaces aside). */
         public boolean allows(String virtualNamespace) {
             if (exclude.contains(virtualNamespace)) {
                 return false;

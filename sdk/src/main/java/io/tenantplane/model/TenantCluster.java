@@ -215,6 +215,9 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * {@code metadata.namespace}. Dedicated and private modes: {@code spec.hostNamespace}, or by default
      * {@code <metadata.namespace>-x-<tenant>} under the host naming rule (e.g. {@code team-dev-x-dev}, hashed when
      * longer than 63 characters), so two tenants of the same name in different namespaces never share one.
+     *
+     * @throws IllegalArgumentException in dedicated and private modes without {@code spec.hostNamespace}, when the
+     *                                  name or namespace is missing or invalid ({@link #validate()} reports it)
      */
     public String hostNamespace() {
         if (mode() == Mode.SHARED) {
