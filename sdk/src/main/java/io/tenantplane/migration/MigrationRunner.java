@@ -1,0 +1,494 @@
+package io.tenantplane.migration;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.ReadFailedException;
+import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Outcome;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.Condition;
+import io.tenantplane.model.Conditions;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.Parsed;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.transform.SyncRules;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Executes a tenant's migration against the host and the tenant API, one step at a time, through the
+ * {@link Applier}: the only component here that writes. Each {@link #resume} pass reads the TenantCluster (with its
+ * {@code status.migration}), the host namespaces and the tenant API, plans with the {@link MigrationPlanner}, and
+ * executes the first step's first batch that still has writes, then reads and plans again; it returns when the step
+ * must wait for something outside tenantplane (Pods becoming Ready, agents joining), when a write fails, or when the
+ * migration is done. Before a step writes anything its name is recorded in {@code status.migration}, so a pass that
+ * dies half way (a crash, API errors) is resumed by the next one at the same step, and writes only what is missing.
+ *
+ * <p>Status: while moving, {@code status.phase} is {@code Migrating} and the {@code Migrating} condition is True with
+ * the step as reason and the progress as message ({@code Ready} is False, reason {@code Migrating}); when done,
+ * {@code Migrating} is False ({@code MigrationComplete}), {@code Ready} True, {@code status.migration} removed. A
+ * rejected migration sets {@code Migrating} False with the rejection's reason and writes nothing else.
+ *
+ * <p>The tenant API is written only to reschedule Pods into or out of private mode (deleting a Pod its controller
+ * recreates) and to (un)cordon or delete tenantplane's own Nodes there; the tenant control plane and its datastore
+ * are never recreated. Thread-safe; run at most one pass per tenant at a time (the service's work queue does).
+ */
+public final class MigrationRunner {
+
+    private static final List<String> HOST_KINDS = hostKinds();
+    private static final List<String> OWNER_KINDS = List.of("ReplicaSet", "StatefulSet", "Job", "DaemonSet");
+
+    private final ApiClient host;
+    private final MigrationPlanner planner;
+    private final Observer observer;
+    private final Clock clock;
+    private final int maxAttempts;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
+    private final int maxRounds;
+    private final Applier hostApplier;
+    private final Reads hostReads;
+
+    private MigrationRunner(Builder b) {
+        this.host = b.hostClient;
+        this.planner = b.planner;
+        this.observer = b.observer;
+        this.clock = b.clock;
+        this.maxAttempts = b.maxAttempts;
+        this.initialBackoff = b.initialBackoff;
+        this.maxBackoff = b.maxBackoff;
+        this.maxRounds = b.maxRounds;
+        this.hostApplier = applier(host);
+        this.hostReads = new Reads(host);
+    }
+
+    /** A builder; {@link Builder#hostClient(ApiClient)} is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The plan the next pass would follow, read live but written nowhere: what {@code tenantplane plan} shows for a
+     * tenant whose {@code status.mode} differs from {@code spec.mode}.
+     *
+     * @throws ReadFailedException when the host or the tenant API refuses a read
+     */
+    public MigrationPlan plan(TenantKey tenant, ApiClient tenantClient) {
+        return load(tenant, tenantClient).plan();
+    }
+
+    /**
+     * Reads the live snapshot for {@code tenant} (the same one {@link #resume} plans from), e.g. to save it and plan
+     * offline later.
+     *
+     * @throws ReadFailedException when the host or the tenant API refuses a read
+     */
+    public MigrationSnapshot snapshot(TenantKey tenant, ApiClient tenantClient) {
+        return load(tenant, tenantClient).snapshot;
+    }
+
+    /**
+     * Moves the tenant on as far as it can go now. Safe to call at any time and repeatedly: a tenant that is where its
+     * spec wants it gives {@link MigrationProgress.NotNeeded} and no write.
+     *
+     * @param tenant       the TenantCluster's namespace and name
+     * @param tenantClient a client of the tenant's own API
+     */
+    public MigrationProgress resume(TenantKey tenant, ApiClient tenantClient) {
+        Objects.requireNonNull(tenant, "tenant");
+        Objects.requireNonNull(tenantClient, "tenantClient");
+        Applier tenantApplier = applier(tenantClient);
+        List<Outcome> done = new ArrayList<>();
+        Set<String> announced = new LinkedHashSet<>();
+        Step current = null;
+        for (int round = 0; round < maxRounds; round++) {
+            Loaded l;
+            try {
+                l = load(tenant, tenantClient);
+            } catch (ReadFailedException e) {
+                return new MigrationProgress.Failed(current, "ReadFailed", e.getMessage(), done);
+            }
+            MigrationPlan plan = l.plan();
+            if (!plan.needed()) {
+                return new MigrationProgress.NotNeeded(done);
+            }
+            if (plan.rejected()) {
+                Rejection r = plan.rejection();
+                writeStatus(l, status -> conditions(l, status, Condition.of("Migrating", Condition.Status.FALSE,
+                        r.reason(), r.field() + ": " + r.message(), generation(l))));
+                return new MigrationProgress.Rejected(r, done);
+            }
+            if (plan.reversal() != null && announced.add(plan.reversal().reason())) {
+                Outcome o = new Outcome.NotWritten(plan.reversal());
+                observer.decision(tenant, o);
+                done.add(o);
+            }
+            MigrationStep step = plan.steps().get(0);
+            current = step.step();
+            MigrationState state = plan.state().startedAt() == null
+                    ? plan.state().startedAt(Conditions.timestamp(clock.instant())) : plan.state();
+            String progress = "step " + (step.step().ordinal() + 1) + " of " + Step.values().length + " ("
+                    + plan.from().value() + " -> " + plan.to().value() + "): " + step.summary();
+            if (!record(l, state, step.step().display(), progress)) {
+                return new MigrationProgress.Failed(current, "WriteFailed", "the TenantCluster's status could not be "
+                        + "written; the step does not start before it is recorded", done);
+            }
+            boolean wrote = false;
+            for (Batch batch : step.batches()) {
+                Optional<StepDecision> conflict = batch.decisions().stream()
+                        .filter(d -> d.decision().action() == Action.CONFLICT).findFirst();
+                if (conflict.isPresent()) {
+                    Decision c = conflict.get().decision();
+                    record(l, state, step.step().display(), progress + "; blocked: " + c.message());
+                    Outcome o = new Outcome.NotWritten(c);
+                    observer.decision(tenant, o);
+                    done.add(o);
+                    return new MigrationProgress.Failed(current, "Conflict", c.message(), done);
+                }
+                List<StepDecision> writes = batch.writes();
+                if (!writes.isEmpty()) {
+                    for (StepDecision d : writes) {
+                        Outcome o = execute(l, d, tenantApplier);
+                        observer.decision(tenant, o);
+                        done.add(o);
+                        if (o instanceof Outcome.Failed f) {
+                            String why = f.decision().action().display() + " " + f.decision().kind() + " "
+                                    + (f.decision().host() == null ? "" : f.decision().host().name()) + " failed ("
+                                    + f.code() + " " + f.reason() + "): " + f.message();
+                            record(reload(l, tenant, tenantClient), state, step.step().display(),
+                                    progress + "; " + why + "; retrying on the next pass");
+                            return new MigrationProgress.Failed(current, "WriteFailed", why, done);
+                        }
+                    }
+                    wrote = true;
+                    break;
+                }
+                if (!batch.ready()) {
+                    List<String> pending = batch.waits().stream().filter(w -> !w.satisfied())
+                            .map(w -> w.what() + " (pending: " + String.join(", ", w.pending()) + ")").toList();
+                    record(l, state, step.step().display(), progress + "; waiting until " + String.join("; ", pending));
+                    return new MigrationProgress.Waiting(current, batch.waits(), done);
+                }
+            }
+            if (wrote) {
+                continue;
+            }
+            Optional<Step> next = step.step().next();
+            if (next.isEmpty()) {
+                Loaded fresh = reload(l, tenant, tenantClient);
+                boolean ok = writeStatus(fresh, status -> {
+                    status.remove(MigrationState.STATUS_FIELD);
+                    status.addProperty("phase", TenantCluster.Phase.READY.value());
+                    conditions(fresh, status,
+                            Condition.of("Migrating", Condition.Status.FALSE, "MigrationComplete", "moved from "
+                                    + plan.from().value() + " to " + plan.to().value() + " mode", generation(fresh)),
+                            Condition.of(Condition.READY, Condition.Status.TRUE, "MigrationComplete", "tenant "
+                                    + plan.tenant() + " runs in " + plan.to().value() + " mode", generation(fresh)));
+                });
+                if (!ok) {
+                    return new MigrationProgress.Failed(current, "WriteFailed", "the final status could not be "
+                            + "written", done);
+                }
+                return new MigrationProgress.Completed(plan, done);
+            }
+            Loaded fresh = reload(l, tenant, tenantClient);
+            Step nextStep = next.get();
+            if (!record(fresh, state.at(nextStep), nextStep.display(), "step " + (nextStep.ordinal() + 1) + " of "
+                    + Step.values().length + " (" + plan.from().value() + " -> " + plan.to().value() + ") starts")) {
+                return new MigrationProgress.Failed(current, "WriteFailed", "the TenantCluster's status could not be "
+                        + "written", done);
+            }
+        }
+        return new MigrationProgress.Failed(current, "TooManyRounds", "the pass stopped after " + maxRounds
+                + " rounds of writes; the next pass goes on", done);
+    }
+
+    // ---- execution ---------------------------------------------------------------------------------------------
+
+    private Outcome execute(Loaded l, StepDecision d, Applier tenantApplier) {
+        return switch (d.api()) {
+            case HOST -> hostApplier.apply(d.decision(), Applier.Replanner.NONE);
+            case TENANT -> tenantApplier.apply(d.decision(), Applier.Replanner.NONE);
+            case STATUS -> {
+                Loaded fresh = l;
+                JsonObject wanted = Json.object(d.decision().desired(), "status");
+                JsonObject status = Json.object(fresh.json, "status") == null ? new JsonObject()
+                        : fresh.json.getAsJsonObject("status").deepCopy();
+                wanted.entrySet().forEach(e -> status.add(e.getKey(), e.getValue().deepCopy()));
+                JsonObject desired = new JsonObject();
+                desired.add("status", status);
+                Decision x = d.decision();
+                yield hostApplier.applyStatus(new Decision(x.action(), x.kind(), x.source(), x.host(), x.reason(),
+                        x.message(), desired, fresh.json));
+            }
+        };
+    }
+
+    /** Records the state and the Migrating condition; false when the status write failed. */
+    private boolean record(Loaded l, MigrationState state, String reason, String message) {
+        return writeStatus(l, status -> {
+            status.add(MigrationState.STATUS_FIELD, state.toJson());
+            status.addProperty("phase", TenantCluster.Phase.MIGRATING.value());
+            conditions(l, status,
+                    Condition.of("Migrating", Condition.Status.TRUE, reason, message, generation(l)),
+                    Condition.of(Condition.READY, Condition.Status.FALSE, "Migrating", "tenant " + l.cluster.tenant()
+                            + " is moving to " + state.to().value() + " mode: " + reason, generation(l)));
+        });
+    }
+
+    private boolean writeStatus(Loaded l, Consumer<JsonObject> edit) {
+        JsonObject before = Json.object(l.json, "status");
+        JsonObject status = before == null ? new JsonObject() : before.deepCopy();
+        edit.accept(status);
+        if (status.equals(before)) {
+            return true;
+        }
+        JsonObject desired = new JsonObject();
+        desired.add("status", status);
+        Decision d = new Decision(Action.UPDATE, TenantCluster.KIND, null,
+                new Decision.HostRef(l.cluster.namespace(), l.cluster.tenant()), "MigrationProgress",
+                "status of the migration of tenant " + l.cluster.tenant(), desired, l.json);
+        Outcome o = hostApplier.applyStatus(d);
+        if (o instanceof Outcome.Applied a && a.result() != null) {
+            l.json = a.result();
+        }
+        return !(o instanceof Outcome.Failed);
+    }
+
+    private void conditions(Loaded l, JsonObject status, Condition... desired) {
+        TenantCluster.Status st = l.cluster.status();
+        List<Condition> current = st == null ? List.of() : st.conditions();
+        Parsed<TenantCluster> now = TenantCluster.fromJson(l.json);
+        if (now instanceof Parsed.Ok<TenantCluster> ok && ok.value().status() != null) {
+            current = ok.value().status().conditions();
+        }
+        List<Condition> merged = Conditions.merge(current, List.of(desired), clock);
+        TenantCluster carrier = new TenantCluster(TenantCluster.API_VERSION, TenantCluster.KIND, null, null,
+                new TenantCluster.Status(null, null, merged, null, null, null));
+        JsonElement conds = Json.object(carrier.toJson(), "status").get("conditions");
+        status.add("conditions", conds);
+    }
+
+    private static Long generation(Loaded l) {
+        return l.cluster.metadata() == null ? null : l.cluster.metadata().generation();
+    }
+
+    private Applier applier(ApiClient client) {
+        return Applier.builder().client(client).observer(observer).maxAttempts(maxAttempts)
+                .backoff(initialBackoff, maxBackoff).build();
+    }
+
+    // ---- reading -----------------------------------------------------------------------------------------------
+
+    /** One consistent read of a tenant. {@code json} follows the TenantCluster as this pass writes its status. */
+    private final class Loaded {
+        JsonObject json;
+        final TenantCluster cluster;
+        final MigrationSnapshot snapshot;
+
+        Loaded(JsonObject json, TenantCluster cluster, MigrationSnapshot snapshot) {
+            this.json = json;
+            this.cluster = cluster;
+            this.snapshot = snapshot;
+        }
+
+        MigrationPlan plan() {
+            return planner.plan(snapshot);
+        }
+    }
+
+    private Loaded reload(Loaded l, TenantKey tenant, ApiClient tenantClient) {
+        try {
+            return load(tenant, tenantClient);
+        } catch (ReadFailedException e) {
+            return l;
+        }
+    }
+
+    private Loaded load(TenantKey key, ApiClient tenantClient) {
+        ResourceKind tcKind = ResourceKind.wellKnown(TenantCluster.API_VERSION, TenantCluster.KIND).orElseThrow();
+        JsonObject json = hostReads.get(tcKind, key.namespace(), key.name())
+                .orElseThrow(() -> new ReadFailedException("get TenantCluster " + key, 404, "not found"));
+        TenantCluster tc = switch (TenantCluster.fromJson(json)) {
+            case Parsed.Ok<TenantCluster> ok -> ok.value();
+            case Parsed.Invalid<TenantCluster> bad -> throw new ReadFailedException("read TenantCluster " + key, 422,
+                    bad.problems().toString());
+        };
+        IsolationProfile profile = readProfile(tc);
+        SyncPolicy policy = readPolicy(tc);
+        List<JsonObject> hostObjects = new ArrayList<>();
+        String cns = tc.namespace();
+        String own = MigrationPlanner.ownNamespace(tc);
+        for (String ns : own.equals(cns) ? List.of(cns) : List.of(cns, own)) {
+            for (String kind : HOST_KINDS) {
+                hostObjects.addAll(hostReads.list(ResourceKind.wellKnown(null, kind).orElseThrow(), ns));
+            }
+        }
+        hostReads.get(ResourceKind.wellKnown("v1", "Namespace").orElseThrow(), null, own).ifPresent(hostObjects::add);
+        Reads tenantReads = new Reads(tenantClient);
+        Set<String> tenantKinds = new LinkedHashSet<>();
+        tenantKinds.add("Pod");
+        SyncRules rules = SyncRules.of(policy);
+        for (SyncPolicy.SupportedKind k : SyncPolicy.SUPPORTED_KINDS) {
+            if (k.namespaced() && rules.syncsToHost(k.kind())) {
+                tenantKinds.add(k.kind());
+            }
+        }
+        tenantKinds.addAll(OWNER_KINDS);
+        tenantKinds.add("Node");
+        List<JsonObject> tenantObjects = new ArrayList<>();
+        for (String kind : tenantKinds) {
+            tenantObjects.addAll(tenantReads.list(ResourceKind.wellKnown(null, kind).orElseThrow(), null));
+        }
+        MigrationState state = MigrationState.fromTenantCluster(json).orElse(null);
+        return new Loaded(json, tc, new MigrationSnapshot(tc, state, profile, policy, tenantObjects, hostObjects));
+    }
+
+    private IsolationProfile readProfile(TenantCluster tc) {
+        String name = tc.spec() == null || tc.spec().isolationProfileRef() == null ? null
+                : tc.spec().isolationProfileRef().name();
+        ResourceKind kind = ResourceKind.wellKnown(IsolationProfile.API_VERSION, IsolationProfile.KIND).orElseThrow();
+        JsonObject json = name == null ? null : hostReads.get(kind, tc.namespace(), name).orElse(null);
+        if (json == null) {
+            throw new ReadFailedException("get IsolationProfile " + tc.namespace() + "/" + name, 404, "not found");
+        }
+        return switch (IsolationProfile.fromJson(json)) {
+            case Parsed.Ok<IsolationProfile> ok -> ok.value();
+            case Parsed.Invalid<IsolationProfile> bad -> throw new ReadFailedException("read IsolationProfile "
+                    + name, 422, bad.problems().toString());
+        };
+    }
+
+    private SyncPolicy readPolicy(TenantCluster tc) {
+        String name = tc.spec() == null || tc.spec().syncPolicyRef() == null ? null : tc.spec().syncPolicyRef().name();
+        if (name == null) {
+            return SyncPolicy.defaultPolicy();
+        }
+        ResourceKind kind = ResourceKind.wellKnown(SyncPolicy.API_VERSION, SyncPolicy.KIND).orElseThrow();
+        JsonObject json = hostReads.get(kind, tc.namespace(), name)
+                .orElseThrow(() -> new ReadFailedException("get SyncPolicy " + tc.namespace() + "/" + name, 404,
+                        "not found"));
+        return switch (SyncPolicy.fromJson(json)) {
+            case Parsed.Ok<SyncPolicy> ok -> ok.value();
+            case Parsed.Invalid<SyncPolicy> bad -> throw new ReadFailedException("read SyncPolicy " + name, 422,
+                    bad.problems().toString());
+        };
+    }
+
+    private static List<String> hostKinds() {
+        List<String> out = new ArrayList<>();
+        for (SyncPolicy.SupportedKind k : SyncPolicy.SUPPORTED_KINDS) {
+            if (k.namespaced()) {
+                out.add(k.kind());
+            }
+        }
+        for (String k : List.of("ResourceQuota", "LimitRange", "Role", "RoleBinding", "StatefulSet")) {
+            if (!out.contains(k)) {
+                out.add(k);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Configures a {@link MigrationRunner}. Not thread-safe; {@link #build()} copies the configuration. */
+    public static final class Builder {
+        private ApiClient hostClient;
+        private MigrationPlanner planner;
+        private Observer observer = Observer.NOOP;
+        private Clock clock = Clock.systemUTC();
+        private int maxAttempts = 5;
+        private Duration initialBackoff = Duration.ofMillis(100);
+        private Duration maxBackoff = Duration.ofSeconds(2);
+        private int maxRounds = 50;
+
+        private Builder() {
+        }
+
+        /** The host cluster. Required. */
+        public Builder hostClient(ApiClient hostClient) {
+            this.hostClient = Objects.requireNonNull(hostClient, "hostClient");
+            return this;
+        }
+
+        /** The planner; by default one with the default renderers. */
+        public Builder planner(MigrationPlanner planner) {
+            this.planner = Objects.requireNonNull(planner, "planner");
+            return this;
+        }
+
+        /** Receives every executed decision (and the API errors the applier meets). */
+        public Builder observer(Observer observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /** The clock for {@code startedAt} and condition times (default UTC system clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Attempts per write and the backoff between them, as {@link Applier.Builder#maxAttempts} and
+         * {@link Applier.Builder#backoff} (defaults 5, 100 ms, 2 s).
+         *
+         * @throws IllegalArgumentException when {@code maxAttempts} is less than 1 or the backoffs are inconsistent
+         */
+        public Builder retries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+            }
+            Objects.requireNonNull(initialBackoff, "initialBackoff");
+            Objects.requireNonNull(maxBackoff, "maxBackoff");
+            if (initialBackoff.isNegative() || maxBackoff.compareTo(initialBackoff) < 0) {
+                throw new IllegalArgumentException("backoff must satisfy 0 <= initial <= max, got initial "
+                        + initialBackoff + " and max " + maxBackoff);
+            }
+            this.maxAttempts = maxAttempts;
+            this.initialBackoff = initialBackoff;
+            this.maxBackoff = maxBackoff;
+            return this;
+        }
+
+        /**
+         * How many read-plan-write rounds one pass may make before it returns (default 50); a pass also returns as
+         * soon as it must wait.
+         *
+         * @throws IllegalArgumentException when {@code rounds} is less than 1
+         */
+        public Builder maxRoundsPerPass(int rounds) {
+            if (rounds < 1) {
+                throw new IllegalArgumentException("rounds must be at least 1, got " + rounds);
+            }
+            this.maxRounds = rounds;
+            return this;
+        }
+
+        /**
+         * @throws IllegalStateException when no host client was set
+         */
+        public MigrationRunner build() {
+            if (hostClient == null) {
+                throw new IllegalStateException("hostClient is required: call hostClient(ApiClient) before build()");
+            }
+            if (planner == null) {
+                planner = new MigrationPlanner();
+            }
+            return new MigrationRunner(this);
+        }
+    }
+}
