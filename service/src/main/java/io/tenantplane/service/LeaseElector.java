@@ -268,7 +268,9 @@ final class LeaseElector implements AutoCloseable {
         observedHolder = lease.identity();
         observedResourceVersion = written.getMetadata() == null ? null : written.getMetadata().getResourceVersion();
         observedAtNanos = nanoTime.getAsLong();
-        if (!leading && !closed) {
+        // A write that took longer than the renew deadline already counts as expired; the next round renews.
+        boolean inTime = nanoTime.getAsLong() - sentNanos < lease.renewDeadline().toNanos();
+        if (!leading && !closed && inTime) {
             leading = true;
             LOG.info(() -> "Acquired Lease " + describe() + " as " + lease.identity() + "; now leading");
             listener.startedLeading();

@@ -135,7 +135,9 @@ class LeaseElectorTest {
         assertEquals(1, p.leaderEvents().stopped.get(), "the leader stopped its work before releasing");
         long tookMs = awaitMillis(() -> p.standby().isLeader(), LEASE, "the standby taking over");
 
-        assertTrue(tookMs < RETRY.toMillis() * 4 + 200, "took " + tookMs + " ms after a release");
+        // Well under the lease duration: the standby did not wait for expiry (a few retry periods plus slack for a
+        // loaded machine).
+        assertTrue(tookMs < LEASE.toMillis() / 2, "took " + tookMs + " ms after a release");
         assertEquals(p.standby().identity(), lease().getSpec().getHolderIdentity());
         assertEquals(1, lease().getSpec().getLeaseTransitions());
         assertFalse(bothLed.get(), "two replicas led at the same instant");
@@ -152,7 +154,7 @@ class LeaseElectorTest {
         // The standby must wait out the lease it last saw renewed: at least duration minus one retry period, at
         // most duration plus two retry periods (with jitter) after the crash.
         assertTrue(tookMs >= LEASE.minus(RETRY.multipliedBy(2)).toMillis(), "took only " + tookMs + " ms");
-        assertTrue(tookMs <= LEASE.plus(RETRY.multipliedBy(3)).toMillis() + 200, "took " + tookMs + " ms");
+        assertTrue(tookMs <= LEASE.plus(RETRY.multipliedBy(3)).toMillis() + 500, "took " + tookMs + " ms");
         assertFalse(bothLed.get(), "two replicas led at the same instant");
         assertEquals(p.standby().identity(), lease().getSpec().getHolderIdentity());
     }

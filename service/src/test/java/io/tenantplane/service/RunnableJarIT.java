@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import io.tenantplane.testkit.KubeApiServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,6 +57,25 @@ class RunnableJarIT {
         assertTrue(service.waitFor(30, TimeUnit.SECONDS), "stops within 30s of SIGTERM");
         String log = Files.readString(workDir.resolve("service.log"));
         assertTrue(log.contains("tenantplane service starting"), log);
+    }
+
+    @Test
+    void packagedJarTalksToTheHostApiWithItsOwnLibsTakesTheLeaseAndIsReady() throws Exception {
+        try (KubeApiServer host = KubeApiServer.builder().namespaces("default", "tenantplane-system").build().start()) {
+            int port = freePort();
+            Process service = start(workDir.resolve("host.log"), "-Dserver.port=" + port,
+                    "-Dtenantplane.host.url=" + host.url(), "-Dtenantplane.lease.identity=packaged-replica");
+            try {
+                HttpResponse<String> ready = awaitHttp(service, port, "/health/ready", 200);
+                assertTrue(ready.body().contains("\"leader\":true"), ready.body());
+                assertTrue(ready.body().contains("\"holder\":\"packaged-replica\""), ready.body());
+                assertTrue(get(port, "/metrics").body().contains("\ntenantplane_leader{mp_scope=\"application\",} 1.0"));
+            } finally {
+                service.destroy();
+            }
+            assertTrue(service.waitFor(30, TimeUnit.SECONDS), "stops within 30s of SIGTERM");
+            assertTrue(host.requests().count("update", "leases") >= 1, "the release on shutdown is a Lease update");
+        }
     }
 
     @Test

@@ -24,9 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @HelidonTest
 @AddBean(LeadershipRecorder.class)
 @AddConfig(key = "tenantplane.lease.identity", value = "tenantplane-service-0")
-@AddConfig(key = "tenantplane.lease.duration", value = "PT2S")
-@AddConfig(key = "tenantplane.lease.renew-deadline", value = "PT1S")
-@AddConfig(key = "tenantplane.lease.retry-period", value = "PT0.1S")
+@AddConfig(key = "tenantplane.lease.retry-period", value = "PT0.5S")
 class ServiceOnHostTest {
 
     @Inject
