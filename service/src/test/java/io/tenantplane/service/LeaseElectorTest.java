@@ -128,7 +128,7 @@ class LeaseElectorTest {
     }
 
     @Test
-    void closingTheLeaderReleasesTheLeaseAndTheStandbyLeadsWithinARetryPeriodOrTwo() throws Exception {
+    void closingTheLeaderReleasesTheLeaseAndTheStandbyLeadsWithoutWaitingForExpiry() throws Exception {
         Pair p = electOne();
 
         p.leader().close();
