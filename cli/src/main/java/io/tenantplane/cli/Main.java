@@ -51,6 +51,7 @@ public final class Main {
         commands.put("explain-sync", ExplainSyncCommand::new);
         commands.put("trace", TraceCommand::new);
         commands.put("demo", DemoCommand::new);
+        commands.put("decisions", DecisionsCommand::new);
         String first = firstCommandWord(args);
         CommandLine cl = new CommandLine(new RootCommand());
         if (first != null && commands.containsKey(first)) {

@@ -101,6 +101,23 @@ class CliJarIT {
     }
 
     @Test
+    void decisionsAgainstAnUnreachableHostIsOneLineWithNoLoggerNoise() throws Exception {
+        Path config = workDir.resolve("kubeconfig");
+        Files.writeString(config, """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: gone, cluster: {server: "http://127.0.0.1:1"}}]
+                contexts: [{name: gone, context: {cluster: gone, user: gone}}]
+                current-context: gone
+                users: [{name: gone, user: {}}]
+                """);
+        Run r = run("decisions", "--tenant", "team-dev/dev", "--kubeconfig", config.toString());
+        assertEquals(2, r.code(), r::toString);
+        assertEquals(1, r.err().lines().count(), r::toString);
+        assertTrue(r.err().startsWith("tenantplane: http://127.0.0.1:1: cannot list Events"), r::toString);
+    }
+
+    @Test
     void versionNamesTheBuild() throws Exception {
         Run r = run("--version");
         assertEquals(0, r.code(), r::toString);

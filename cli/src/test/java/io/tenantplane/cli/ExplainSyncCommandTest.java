@@ -43,6 +43,34 @@ class ExplainSyncCommandTest {
     }
 
     @Test
+    void withFilesAPodTheProfileForbidsIsAnErrorNamingTheField() {
+        Cli.Result r = Cli.run("explain-sync", "-f", Cli.examples().toString(), "-f", Cli.fixture("privileged-pod.yaml"),
+                "--kind", "Pod", "--name", "debug");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.out().contains("action: Error\nreason: PodSecurityViolation\n"), r::toString);
+        assertTrue(r.out().contains("spec.hostNetwork"), r::toString);
+        assertTrue(r.out().contains("hypothetical: false"), r::toString);
+    }
+
+    @Test
+    void withFilesAKindThePolicyDoesNotSyncIsASkipWithItsReason() {
+        Cli.Result r = Cli.run("explain-sync", "-f", Cli.examples().toString(), "--kind", "ServiceAccount",
+                "--name", "builder");
+        assertEquals(0, r.code(), r::toString);
+        assertTrue(r.out().contains("action: Skip\nreason: KindNotSynced\n"), r::toString);
+    }
+
+    @Test
+    void withAForeignHostObjectTheAnswerIsAConflict() {
+        Cli.Result r = Cli.run("explain-sync", "-f", Cli.examples().toString(), "--host",
+                Cli.fixture("foreign-host-pod.yaml"), "--kind", "Pod", "--name", "nginx", "-o", "json");
+        assertEquals(0, r.code(), r::toString);
+        JsonObject o = JsonParser.parseString(r.out()).getAsJsonObject();
+        assertEquals("Conflict", o.get("action").getAsString());
+        assertEquals("ForeignObject", o.get("reason").getAsString());
+    }
+
+    @Test
     void acceptsKindsAsKubectlUsersTypeThem() {
         Cli.Result r = Cli.run("explain-sync", "--tenant", "dev", "--tenant-namespace", "team-dev",
                 "--kind", "pods", "--name", "nginx");

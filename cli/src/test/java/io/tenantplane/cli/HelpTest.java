@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HelpTest {
 
     static List<String> commands() {
-        return List.of("validate", "render", "plan", "explain-sync", "trace", "demo");
+        return List.of("validate", "render", "plan", "explain-sync", "trace", "demo", "decisions");
     }
 
     @ParameterizedTest
