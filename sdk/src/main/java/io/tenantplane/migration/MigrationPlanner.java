@@ -613,23 +613,28 @@ public final class MigrationPlanner {
          */
         private Wait ownersAtStrength(World w) {
             Set<String> agentNodes = agentNodes(w);
-            Map<String, List<JsonObject>> byOwner = podsByOwner(w);
-            Set<String> moving = new LinkedHashSet<>();
-            for (JsonObject pod : oldPods(w)) {
-                Map<String, String> o = owner(pod);
-                if (o != null) {
-                    moving.add(ownerKey(pod, o));
-                }
-            }
-            if (moving.isEmpty()) {
+            if (target != Mode.PRIVATE && agentNodes.isEmpty()) {
                 return null;
             }
-            List<String> pending = new ArrayList<>();
-            for (String key : moving) {
-                List<JsonObject> pods = byOwner.getOrDefault(key, List.of());
+            Map<String, List<JsonObject>> byOwner = podsByOwner(w);
+            Map<String, String[]> owners = new TreeMap<>();
+            for (String kind : List.of("ReplicaSet", "StatefulSet")) {
+                for (JsonObject o : w.tenantOfKind(kind)) {
+                    String ns = Json.string(o, "metadata", "namespace");
+                    owners.put(ns + "/" + kind + "/" + name(o), new String[] {ns, kind, name(o)});
+                }
+            }
+            for (List<JsonObject> pods : byOwner.values()) {
                 JsonObject first = pods.get(0);
                 Map<String, String> o = owner(first);
-                long want = replicas(w, Json.string(first, "metadata", "namespace"), o, pods.size());
+                String ns = Json.string(first, "metadata", "namespace");
+                owners.putIfAbsent(ownerKey(first, o), new String[] {ns, o.get("kind"), o.get("name")});
+            }
+            List<String> pending = new ArrayList<>();
+            for (Map.Entry<String, String[]> e : owners.entrySet()) {
+                String[] o = e.getValue();
+                List<JsonObject> pods = byOwner.getOrDefault(e.getKey(), List.of());
+                long want = replicas(w, o[0], Map.of("kind", o[1], "name", o[2]), pods.size());
                 long up = 0;
                 for (JsonObject pod : pods) {
                     if (oldPod(pod, agentNodes) || (placed(w, pod, agentNodes) && runningAndReady(readiness(w, pod)))) {
@@ -637,11 +642,11 @@ public final class MigrationPlanner {
                     }
                 }
                 if (up < want) {
-                    pending.add(o.get("kind") + " " + Json.string(first, "metadata", "namespace") + "/" + o.get("name")
-                            + ": " + up + " of " + want + " Pods up");
+                    pending.add(o[1] + " " + o[0] + "/" + o[2] + ": " + up + " of " + want + " Pods up");
                 }
             }
-            return new Wait("every owner of a Pod being rescheduled has all its Pods up", pending);
+            return new Wait("every controller of the tenant has all its Pods up (rescheduled ones Ready in the new "
+                    + "place) before the next Pod moves", pending);
         }
 
         // ---- pods ------------------------------------------------------------------------------------------------
