@@ -200,7 +200,8 @@ public final class Fixtures {
         o.addProperty("type", "Opaque");
         JsonObject data = new JsonObject();
         data.addProperty("username", "YWRtaW4=");
-        data.addProperty("password", "c2VjcmV0LXBhc3N3b3JkLQ==" + Integer.toHexString(i));
+        data.addProperty("password", java.util.Base64.getEncoder().encodeToString(
+                ("secret-password-" + Integer.toHexString(i)).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         o.add("data", data);
         return o;
     }

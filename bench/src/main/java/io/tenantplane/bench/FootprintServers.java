@@ -1,0 +1,77 @@
+package io.tenantplane.bench;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import io.tenantplane.testkit.KubeApiServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The API servers of the footprint measurement, in a process of their own so that they add nothing to the heap and
+ * threads measured: one host server (one host namespace per tenant, with its SyncPolicy and IsolationProfile but no
+ * TenantCluster yet) and one tenant server per tenant holding its objects. Prints one JSON line
+ * {@code {"host": URL, "tenants": [URL, ...]}} and serves until its standard input closes.
+ *
+ * <p>Usage: {@code FootprintServers TENANTS OBJECTS_PER_TENANT}
+ */
+public final class FootprintServers {
+
+    private FootprintServers() {
+    }
+
+    /** The host namespace of tenant {@code i}. */
+    static String hostNamespace(int i) {
+        return "team-" + i;
+    }
+
+    /** The name of tenant {@code i}. */
+    static String tenant(int i) {
+        return "t" + i;
+    }
+
+    /** Entry point; see the class comment. */
+    public static void main(String[] args) throws Exception {
+        int tenants = Integer.parseInt(args[0]);
+        int objects = Integer.parseInt(args[1]);
+        List<String> namespaces = new ArrayList<>();
+        for (int i = 0; i < tenants; i++) {
+            namespaces.add(hostNamespace(i));
+        }
+        KubeApiServer host = Cluster.host(namespaces);
+        List<KubeApiServer> servers = new ArrayList<>();
+        List<JsonObject> workload = Fixtures.tenantObjects(objects).stream().map(Cluster::asUserWrites).toList();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<KubeApiServer>> started = new ArrayList<>();
+            for (int i = 0; i < tenants; i++) {
+                int t = i;
+                started.add(pool.submit(() -> {
+                    Cluster.tenantResources(tenant(t), hostNamespace(t)).stream()
+                            .filter(o -> !"TenantCluster".equals(Json.string(o, "kind")))
+                            .forEach(o -> Cluster.create(host.url(), o));
+                    KubeApiServer s = Cluster.tenant();
+                    workload.forEach(o -> Cluster.create(s.url(), o));
+                    return s;
+                }));
+            }
+            for (Future<KubeApiServer> f : started) {
+                servers.add(f.get());
+            }
+        }
+        JsonObject out = new JsonObject();
+        out.addProperty("host", host.url());
+        JsonArray urls = new JsonArray();
+        servers.forEach(s -> urls.add(s.url()));
+        out.add("tenants", urls);
+        System.out.println(Json.gson().toJson(out));
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // serve until the parent closes our standard input
+        }
+        servers.forEach(KubeApiServer::close);
+        host.close();
+    }
+}
