@@ -15,8 +15,11 @@ import java.util.Map;
 
 /** Small helpers over gson trees; objects are kept as {@link JsonObject} from request to store to response. */
 final class Json {
-    /** Immutable and thread-safe; HTML escaping off so that selectors and patches read as they were sent. */
-    static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
+    /**
+     * Immutable and thread-safe; HTML escaping off so that selectors and patches read as they were sent, and nulls
+     * kept so that a nullable field of a custom resource reads back as null.
+     */
+    static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
     private Json() {
     }
@@ -104,10 +107,13 @@ final class Json {
         return current;
     }
 
+    /** An object of key/value pairs; a Java null value leaves the key out (pass {@code JsonNull} to keep it). */
     static JsonObject object(Object... keyValues) {
         JsonObject o = new JsonObject();
         for (int i = 0; i < keyValues.length; i += 2) {
-            o.add((String) keyValues[i], toElement(keyValues[i + 1]));
+            if (keyValues[i + 1] != null) {
+                o.add((String) keyValues[i], toElement(keyValues[i + 1]));
+            }
         }
         return o;
     }

@@ -58,8 +58,13 @@ final class Patches {
                     doc = remove(doc, path);
                 }
                 case "replace" -> {
-                    get(doc, path);
-                    doc = remove(doc, path);
+                    // As the API server's json-patch (evanphx v4): replacing a missing key of an object adds it;
+                    // client-java's updateStatus relies on this for objects that have no status yet.
+                    if (exists(doc, path)) {
+                        doc = remove(doc, path);
+                    } else {
+                        requireObjectParent(doc, path);
+                    }
                     doc = add(doc, path, value(op));
                 }
                 case "move" -> {
@@ -141,6 +146,29 @@ final class Patches {
             return i;
         } catch (NumberFormatException e) {
             throw unprocessable("\"" + part + "\" is not an array index in \"" + path + "\"");
+        }
+    }
+
+    private static boolean exists(JsonElement doc, String path) {
+        try {
+            get(doc, path);
+            return true;
+        } catch (ApiError e) {
+            return false;
+        }
+    }
+
+    private static void requireObjectParent(JsonElement doc, String path) {
+        List<String> parts = pointer(path);
+        if (parts.isEmpty()) {
+            return;
+        }
+        JsonElement parent = doc;
+        for (String part : parts.subList(0, parts.size() - 1)) {
+            parent = step(parent, part, path);
+        }
+        if (!parent.isJsonObject()) {
+            throw unprocessable("replace operation does not apply: doc is missing key: " + path);
         }
     }
 

@@ -396,6 +396,8 @@ final class Router implements HttpHandler {
             ex.sendResponseHeaders(200, 0);
             log.record(r.entry(200));
             OutputStream os = ex.getResponseBody();
+            // The JDK server holds chunked headers until the first chunk; a quiet watch must still be "open".
+            os.flush();
             long start = System.nanoTime();
             long deadline = start + timeoutMillis * 1_000_000;
             long nextBookmark = start + bookmarkMillis * 1_000_000;

@@ -346,7 +346,7 @@ final class Store {
                 status.add("conditions", conditions);
             }
             conditions.asList().removeIf(c -> "PodScheduled".equals(Json.str(c.getAsJsonObject(), "type")));
-            conditions.add(Json.object("type", "PodScheduled", "status", "True", "lastProbeTime", null,
+            conditions.add(Json.object("type", "PodScheduled", "status", "True", "lastProbeTime", com.google.gson.JsonNull.INSTANCE,
                     "lastTransitionTime", now()));
             Normalizer.builtin(pods, next);
             put(pods, key(pods, ns, podName), current, next, "MODIFIED");

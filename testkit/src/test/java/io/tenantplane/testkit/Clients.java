@@ -47,6 +47,25 @@ final class Clients {
         new CoreV1Api(client).createNamespace(namespace(name)).execute();
     }
 
+    /** A response read in full: the status code and the body. */
+    record Raw(int code, String body) {
+        com.google.gson.JsonObject json() {
+            return com.google.gson.JsonParser.parseString(body).getAsJsonObject();
+        }
+    }
+
+    /** Sends one request through the client's HTTP stack without any decoding; for what typed APIs cannot say. */
+    static Raw raw(ApiClient client, String method, String pathAndQuery, String contentType, String body)
+            throws java.io.IOException {
+        okhttp3.Request.Builder request = new okhttp3.Request.Builder().url(client.getBasePath() + pathAndQuery);
+        okhttp3.RequestBody requestBody = body == null ? null
+                : okhttp3.RequestBody.create(body, okhttp3.MediaType.parse(contentType));
+        request.method(method, requestBody);
+        try (okhttp3.Response response = client.getHttpClient().newCall(request.build()).execute()) {
+            return new Raw(response.code(), response.body() == null ? "" : response.body().string());
+        }
+    }
+
     /** Asserts that the call fails with this HTTP code and returns the exception for more checks. */
     static ApiException expectApiError(int code, Executable call) {
         ApiException e = assertThrows(ApiException.class, call);
