@@ -59,6 +59,9 @@ public final class HostNames {
     public static final String AMBIGUOUS_HASH_SEPARATOR = "/";
 
     private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    /** Kubernetes' own subdomain pattern: dot-separated labels, with no per-label length limit. */
+    private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(
+            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private HostNames() {
     }
@@ -152,17 +155,12 @@ public final class HostNames {
         return s != null && s.length() <= 63 && DNS1123_LABEL.matcher(s).matches();
     }
 
-    /** True when {@code s} is a DNS-1123 subdomain: dot-separated labels, at most 253 characters. */
+    /**
+     * True when {@code s} is a DNS-1123 subdomain as Kubernetes checks object names: at most 253 characters of
+     * dot-separated parts, each of lowercase alphanumerics and {@code -} starting and ending with an alphanumeric.
+     */
     public static boolean isDns1123Subdomain(String s) {
-        if (s == null || s.isEmpty() || s.length() > 253) {
-            return false;
-        }
-        for (String label : s.split("\\.", -1)) {
-            if (!isDns1123Label(label)) {
-                return false;
-            }
-        }
-        return true;
+        return s != null && !s.isEmpty() && s.length() <= 253 && DNS1123_SUBDOMAIN.matcher(s).matches();
     }
 
     /** The lowercase hex SHA-256 of the UTF-8 bytes of {@code s}. */

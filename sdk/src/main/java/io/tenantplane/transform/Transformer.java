@@ -9,7 +9,9 @@ import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.naming.TenantObjectRef;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -45,7 +47,8 @@ import java.util.stream.Collectors;
  *   <li>ServiceAccount: token {@code secrets} dropped, {@code imagePullSecrets} rewritten.</li>
  *   <li>PersistentVolumeClaim: {@code volumeName} dropped unless PersistentVolumes are synced, data sources rewritten,
  *       binder annotations dropped.</li>
- *   <li>Secret: {@code kubernetes.io/service-account-token} Secrets stay in the tenant.</li>
+ *   <li>Secret: {@code stringData} is folded into {@code data} as the API server does;
+ *       {@code kubernetes.io/service-account-token} Secrets stay in the tenant.</li>
  * </ul>
  */
 public final class Transformer {
@@ -153,6 +156,7 @@ public final class Transformer {
             case "PodDisruptionBudget" -> podDisruptionBudget(w);
             case "ServiceAccount" -> serviceAccount(w);
             case "PersistentVolumeClaim" -> persistentVolumeClaim(w);
+            case "Secret" -> secret(w);
             default -> null;
         };
         if (problem != null) {
@@ -677,6 +681,22 @@ public final class Transformer {
         JsonObject ann = Json.object(w.host, "metadata", "annotations");
         if (ann != null) {
             ann.keySet().removeIf(k -> PVC_BINDER_ANNOTATION_PREFIXES.stream().anyMatch(k::startsWith));
+        }
+        return null;
+    }
+
+    /** The API server folds {@code stringData} into {@code data}; doing the same keeps the host copy comparable. */
+    private TransformResult secret(Work w) {
+        JsonObject stringData = Json.object(w.host, "stringData");
+        if (stringData != null) {
+            JsonObject data = Json.child(w.host, "data");
+            for (var e : stringData.entrySet()) {
+                if (e.getValue().isJsonPrimitive()) {
+                    data.addProperty(e.getKey(), Base64.getEncoder().encodeToString(
+                            e.getValue().getAsString().getBytes(StandardCharsets.UTF_8)));
+                }
+            }
+            w.host.remove("stringData");
         }
         return null;
     }

@@ -95,6 +95,8 @@ class HostNamesTest {
         assertTrue(HostNames.isDns1123Subdomain("a.b-c"));
         assertFalse(HostNames.isDns1123Subdomain("a..b"));
         assertFalse(HostNames.isDns1123Subdomain("a.-b"));
+        assertTrue(HostNames.isDns1123Subdomain("a".repeat(70)), "Kubernetes does not limit the parts of a subdomain name");
+        assertFalse(HostNames.isDns1123Subdomain("a".repeat(254)));
     }
 
     @Test
