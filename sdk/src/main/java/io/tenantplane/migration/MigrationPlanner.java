@@ -399,7 +399,8 @@ public final class MigrationPlanner {
                     TenantCluster.KIND, null, new Decision.HostRef(cns, tenant), "ModeSwitched",
                     "status.mode " + (currentMode == null ? "-" : currentMode.value()) + " -> " + target.value()
                             + ", status.hostNamespace " + (currentNs == null ? "-" : currentNs) + " -> " + tns
-                            + ": from now on the tenant is synced (or not, in private mode) in its new place",
+                            + (target == Mode.PRIVATE ? ": from now on nothing is synced, the tenant's agents run its "
+                            + "workloads" : ": from now on the tenant is synced into " + tns),
                     desired, null)));
             w.applyAll(ds);
             return new MigrationStep(Step.SWITCH_BOUNDARY, "retire the old place's boundary and switch status.mode to "
@@ -465,7 +466,9 @@ public final class MigrationPlanner {
                     + n.statefulSet() + "-N) are kept, the tenant API restarts once and keeps every object";
             if (same) {
                 return new StepDecision(StepDecision.Api.HOST, new Decision(Action.UNCHANGED, "StatefulSet", null,
-                        new Decision.HostRef(cns, n.statefulSet()), "AlreadyInPlace", msg, observed, observed));
+                        new Decision.HostRef(cns, n.statefulSet()), "AlreadyInPlace", "k3s server flags already fit "
+                        + target.value() + " mode; StatefulSet " + n.statefulSet() + " is left as it is", observed,
+                        observed));
             }
             JsonObject desired = observed.deepCopy();
             desired.remove("status");
