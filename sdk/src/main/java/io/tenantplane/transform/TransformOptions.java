@@ -25,7 +25,10 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
                                PodSecurityLevel podSecurity, Map<String, String> nodeSelector,
                                List<JsonObject> tolerations, boolean keepNodeName) {
 
-    /** The options used when none are given: see {@link #defaults()}. */
+    /**
+     * @throws IllegalArgumentException when {@code hostServiceAccount} is not a valid ServiceAccount name
+     * @throws NullPointerException     when {@code allowedServiceTypes} or {@code podSecurity} is null
+     */
     public TransformOptions {
         if (!HostNames.isDns1123Subdomain(hostServiceAccount)) {
             throw new IllegalArgumentException("hostServiceAccount '" + hostServiceAccount + "' is not a valid ServiceAccount name");
