@@ -20,22 +20,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-@Command(name = "decisions",
-        description = {
-            "Lists the decisions tenantplane executed for a tenant, newest first.",
+/** {@code tenantplane decisions}: what the reconciler did for a tenant, from its Events on the host. */
+final class DecisionsCommand implements Subcommand {
+
+    private static final String TENANT_LABEL = "tenantplane.io/tenant";
+
+    @Override
+    public CommandSpec spec() {
+        CommandSpec s = Specs.command("decisions", new String[] {
+            "Lists the decisions tenantplane executed for a tenant.",
             "",
-            "Reads the events.k8s.io/v1 Events that the reconciler records on the",
-            "TenantCluster (label tenantplane.io/tenant) from the host cluster of the",
-            "kubeconfig. Decisions that change nothing (Unchanged, Skip) make no",
-            "Event; repeats of one decision are one Event with a COUNT. This is the",
-            "only command that talks to a cluster, and it only reads."},
-        footer = {
+            "Newest first, from the events.k8s.io/v1 Events that the reconciler",
+            "records on the TenantCluster (label tenantplane.io/tenant), read from the",
+            "host cluster of the kubeconfig. Decisions that change nothing",
+            "(Unchanged, Skip) make no Event; repeats of one decision are one Event",
+            "with a COUNT. This is the only command that talks to a cluster, and it",
+            "only reads."}, new String[] {
             "",
             "Examples:",
             "  tenantplane decisions --tenant team-dev/dev",
@@ -43,53 +45,32 @@ import picocli.CommandLine.Spec;
             "      --kubeconfig ~/.kube/host.yaml --context host-admin",
             "",
             "Exit codes: 0 listed, 2 bad input (tenant, kubeconfig) or the host API",
-            "cannot be read."})
-final class DecisionsCommand implements Callable<Integer> {
-
-    private static final String TENANT_LABEL = "tenantplane.io/tenant";
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    boolean help;
-
-    @Option(names = "--tenant", paramLabel = "NAMESPACE/NAME", required = true,
-            description = "The TenantCluster: its namespace and name, e.g. team-dev/dev.")
-    String tenant;
-
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
-            description = "The host cluster's kubeconfig. Default: $KUBECONFIG (its first file), "
-                    + "else ~/.kube/config.")
-    String kubeconfig;
-
-    @Option(names = "--context", paramLabel = "NAME", description = "The kubeconfig context. Default: its current one.")
-    String context;
-
-    @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "At most N decisions (default 20).")
-    int limit;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
-            description = "table (default), wide (with the sentence), yaml or json.")
-    String output;
-
-    DecisionsCommand(Main.Context ctx) {
-        // No stdin input: the tenant's decisions come from the host API.
+            "cannot be read."});
+        s.addOption(Specs.requiredValue("NAMESPACE/NAME", "The TenantCluster: its namespace and name, e.g. "
+                + "team-dev/dev.", "--tenant"));
+        s.addOption(Specs.value("FILE", "The host cluster's kubeconfig. Default: $KUBECONFIG (its first file), "
+                + "else ~/.kube/config.", "--kubeconfig"));
+        s.addOption(Specs.value("NAME", "The kubeconfig context. Default: its current one.", "--context"));
+        s.addOption(Specs.intValue("N", "At most N decisions (default 20).", "--limit"));
+        s.addOption(Specs.value("FORMAT", "table (default), wide (with the sentence), yaml or json.", "-o", "--output"));
+        return s;
     }
 
     @Override
-    public Integer call() {
-        boolean wide = "wide".equalsIgnoreCase(output == null ? "" : output.trim());
+    public int run(Args a) {
+        String output = a.string("-o", "table");
+        boolean wide = "wide".equalsIgnoreCase(output.trim());
         Format format = wide ? Format.TABLE : Format.parse(output, Format.TABLE, Format.YAML, Format.JSON);
-        String[] key = tenantKey();
+        String[] key = tenantKey(a.string("--tenant"));
+        int limit = a.integer("--limit", 20);
         if (limit < 1) {
             throw new CliException(null, "--limit", "must be at least 1, got " + limit, "pass e.g. --limit 20");
         }
-        List<JsonObject> events = list(client(), key[0], key[1]);
+        List<JsonObject> events = list(client(a.string("--kubeconfig"), a.string("--context")), key[0], key[1]);
         events.sort(Comparator.comparing(DecisionsCommand::lastSeen, Comparator.nullsLast(Comparator.reverseOrder()))
                 .thenComparing(e -> String.valueOf(Json.string(e, "metadata", "name"))));
         List<JsonObject> shown = events.subList(0, Math.min(limit, events.size()));
-        Printing.print(spec, switch (format) {
+        a.print(switch (format) {
             case TABLE -> table(shown, wide) + "\n" + shown.size() + " of " + events.size() + " recorded decision"
                     + (events.size() == 1 ? "" : "s") + " of TenantCluster " + key[0] + "/" + key[1] + ".\n";
             case YAML -> Format.yaml(tree(shown, key));
@@ -98,7 +79,7 @@ final class DecisionsCommand implements Callable<Integer> {
         return Main.OK;
     }
 
-    private String[] tenantKey() {
+    private static String[] tenantKey(String tenant) {
         String[] parts = tenant.split("/", -1);
         if (parts.length != 2 || !HostNames.isDns1123Label(parts[0]) || !HostNames.isDns1123Label(parts[1])) {
             throw new CliException(null, "--tenant", "'" + tenant + "' is not NAMESPACE/NAME",
@@ -107,13 +88,13 @@ final class DecisionsCommand implements Callable<Integer> {
         return parts;
     }
 
-    private ApiClient client() {
+    private static ApiClient client(String kubeconfig, String context) {
         // client-java logs through SLF4J, and this CLI ships no SLF4J provider; its "no providers" warning would
         // break the one-line error contract on stderr.
         if (System.getProperty("slf4j.internal.verbosity") == null) {
             System.setProperty("slf4j.internal.verbosity", "ERROR");
         }
-        Path file = kubeconfigPath();
+        Path file = kubeconfigPath(kubeconfig);
         if (!Files.isRegularFile(file)) {
             throw new CliException(file.toString(), "--kubeconfig", "no such file",
                     "pass --kubeconfig FILE or set KUBECONFIG to the host cluster's kubeconfig");
@@ -136,7 +117,7 @@ final class DecisionsCommand implements Callable<Integer> {
     }
 
     /** --kubeconfig, else the first file of $KUBECONFIG, else ~/.kube/config (as kubectl looks). */
-    private Path kubeconfigPath() {
+    private static Path kubeconfigPath(String kubeconfig) {
         if (kubeconfig != null) {
             return Path.of(kubeconfig.startsWith("~/") ? System.getProperty("user.home") + kubeconfig.substring(1)
                     : kubeconfig);

@@ -5,48 +5,34 @@ import io.tenantplane.explain.Explanation;
 import io.tenantplane.json.Json;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-@Command(name = "demo",
-        description = {
-            "Plans and explains the built-in examples: no files, no cluster needed.",
+/** {@code tenantplane demo}: the main job on the embedded examples, with no files and no cluster. */
+final class DemoCommand implements Subcommand {
+
+    @Override
+    public CommandSpec spec() {
+        CommandSpec s = Specs.command("demo", new String[] {
+            "Runs plan and explain-sync on the built-in examples, offline.",
             "",
             "Runs the main job on the examples built into this CLI (a copy of",
             "examples/yaml): a plan of every example workload of the example tenant,",
             "then explain-sync of its nginx Pod. --dir runs the same over a",
-            "directory of your own (TenantCluster, profile, policy and workloads)."},
-        footer = {
+            "directory of your own (TenantCluster, profile, policy and workloads)."}, new String[] {
             "",
             "Examples:",
             "  tenantplane demo",
             "  tenantplane demo --dir examples/yaml",
             "",
-            "Exit codes: 0 ok, 1 the plan holds a Conflict or Error, 2 bad input."})
-final class DemoCommand implements Callable<Integer> {
-
-    private final Main.Context ctx;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    boolean help;
-
-    @Option(names = "--dir", paramLabel = "DIR",
-            description = "A directory to run over instead of the embedded examples.")
-    String dir;
-
-    DemoCommand(Main.Context ctx) {
-        this.ctx = ctx;
+            "Exit codes: 0 ok, 1 the plan holds a Conflict or Error, 2 bad input."});
+        s.addOption(Specs.value("DIR", "A directory to run over instead of the embedded examples.", "--dir"));
+        return s;
     }
 
     @Override
-    public Integer call() {
-        List<Doc> docs = dir == null ? Inputs.embeddedExamples() : Inputs.read(List.of(dir), ctx.stdin(), "--dir");
+    public int run(Args a) {
+        String dir = a.string("--dir");
+        List<Doc> docs = dir == null ? Inputs.embeddedExamples() : Inputs.read(List.of(dir), a.stdin(), "--dir");
         String origin = dir == null ? "the examples embedded in this CLI (examples/yaml)" : dir;
         Workspace ws = Workspace.of(docs, List.of());
         Workspace.Target target = ws.target(null, null);
@@ -75,7 +61,7 @@ final class DemoCommand implements Callable<Integer> {
                     .append(target.hostNamespace()).append(" --name ").append(e.hostResource().name()).append('\n')
                     .append("#   tenantplane plan -f examples/yaml -o wide\n");
         }
-        Printing.print(spec, b.toString());
+        a.print(b.toString());
         return plan.plan().hasProblems() ? Main.PLAN_PROBLEMS : Main.OK;
     }
 

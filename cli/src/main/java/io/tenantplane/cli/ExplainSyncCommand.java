@@ -5,16 +5,15 @@ import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.explain.Explanation;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.HostNames;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-@Command(name = "explain-sync",
-        description = {
+/** {@code tenantplane explain-sync}: where a tenant object lands on the host, and why. */
+final class ExplainSyncCommand implements Subcommand {
+
+    @Override
+    public CommandSpec spec() {
+        CommandSpec s = Specs.command("explain-sync", new String[] {
             "Explains where a tenant object lands on the host, and why.",
             "",
             "Prints the host namespace and name, the labels and annotations of the",
@@ -23,8 +22,7 @@ import picocli.CommandLine.Spec;
             "kind, in a policy that syncs it. With -f the real object, TenantCluster,",
             "IsolationProfile and SyncPolicy are used (the default policy when there",
             "is none), so the answer may be a Skip or an Error with its reason;",
-            "--host adds the current host objects (Conflict, Update, Unchanged)."},
-        footer = {
+            "--host adds the current host objects (Conflict, Update, Unchanged)."}, new String[] {
             "",
             "Examples:",
             "  tenantplane explain-sync --tenant dev --tenant-namespace team-dev \\",
@@ -32,99 +30,70 @@ import picocli.CommandLine.Spec;
             "  tenantplane explain-sync -f examples/yaml --kind Pod --name nginx \\",
             "      -o json",
             "",
-            "Exit codes: 0 explained, 2 bad input."})
-final class ExplainSyncCommand implements Callable<Integer> {
-
-    private final Main.Context ctx;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    boolean help;
-
-    @Option(names = "--tenant", paramLabel = "TENANT",
-            description = "The tenant: the TenantCluster's metadata.name. Taken from -f when it holds one.")
-    String tenant;
-
-    @Option(names = "--tenant-namespace", paramLabel = "NAMESPACE",
-            description = "The tenant's host namespace (the TenantCluster's namespace in shared mode). "
-                    + "Taken from -f when it holds a TenantCluster.")
-    String tenantNamespace;
-
-    @Option(names = "--virtual-namespace", paramLabel = "NAMESPACE",
-            description = "The object's namespace inside the tenant. Default: default, or the object's own with -f.")
-    String virtualNamespace;
-
-    @Option(names = "--kind", paramLabel = "KIND",
-            description = "The object's kind, e.g. Pod. Taken from -f when it holds a single tenant object.")
-    String kind;
-
-    @Option(names = "--name", paramLabel = "NAME",
-            description = "The object's name inside the tenant. Taken from -f when it holds a single tenant object.")
-    String name;
-
-    @Option(names = {"-f", "--filename"}, paramLabel = "FILE_OR_DIR",
-            description = "Tenant objects and the TenantCluster, IsolationProfile and SyncPolicy (files or "
-                    + "directories; - reads stdin).")
-    List<String> files = new ArrayList<>();
-
-    @Option(names = "--host", paramLabel = "FILE_OR_DIR",
-            description = "Current host objects (files or directories), e.g. from kubectl get -n team-dev -o yaml.")
-    List<String> hostFiles = new ArrayList<>();
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
-            description = "yaml (default) or json.")
-    String output;
-
-    ExplainSyncCommand(Main.Context ctx) {
-        this.ctx = ctx;
+            "Exit codes: 0 explained (whatever the decision), 2 bad input."});
+        s.addOption(Specs.value("TENANT", "The tenant: the TenantCluster's metadata.name. Taken from -f when it holds "
+                + "one.", "--tenant"));
+        s.addOption(Specs.value("NAMESPACE", "The tenant's host namespace (the TenantCluster's namespace in shared "
+                + "mode). Taken from -f when it holds a TenantCluster.", "--tenant-namespace"));
+        s.addOption(Specs.value("NAMESPACE", "The object's namespace inside the tenant. Default: default.",
+                "--virtual-namespace"));
+        s.addOption(Specs.value("KIND", "The object's kind, e.g. Pod. Taken from -f when it holds a single tenant "
+                + "object.", "--kind"));
+        s.addOption(Specs.value("NAME", "The object's name inside the tenant. Taken from -f when it holds a single "
+                + "tenant object.", "--name"));
+        s.addOption(Specs.values("FILE_OR_DIR", "Tenant objects and the TenantCluster, IsolationProfile and SyncPolicy "
+                + "(files or directories; - reads stdin). Repeatable.", "-f", "--filename"));
+        s.addOption(Specs.values("FILE_OR_DIR", "Current host objects (files or directories), e.g. from kubectl get "
+                + "-n team-dev -o yaml. Repeatable.", "--host"));
+        s.addOption(Specs.value("FORMAT", "yaml (default) or json.", "-o", "--output"));
+        return s;
     }
 
     @Override
-    public Integer call() {
-        Format format = Format.parse(output, Format.YAML, Format.JSON);
-        Explanation e = files.isEmpty() && hostFiles.isEmpty() ? fromFlags() : fromFiles();
+    public int run(Args a) {
+        Format format = Format.parse(a.string("-o", "yaml"), Format.YAML, Format.JSON);
+        List<String> files = a.strings("-f");
+        List<String> hostFiles = a.strings("--host");
+        Explanation e = files.isEmpty() && hostFiles.isEmpty() ? fromFlags(a) : fromFiles(a, files, hostFiles);
         JsonObject tree = Json.gson().toJsonTree(e.toMap()).getAsJsonObject();
-        Printing.print(spec, format == Format.JSON ? Format.json(tree) : Format.yaml(tree));
+        a.print(format == Format.JSON ? Format.json(tree) : Format.yaml(tree));
         return Main.OK;
     }
 
-    private Explanation fromFlags() {
-        requireFlag(tenant, "--tenant", "the TenantCluster's metadata.name, e.g. --tenant dev");
-        requireFlag(tenantNamespace, "--tenant-namespace", "the host namespace, e.g. --tenant-namespace team-dev");
-        requireFlag(kind, "--kind", "the tenant object's kind, e.g. --kind Pod");
-        requireFlag(name, "--name", "the tenant object's name, e.g. --name nginx");
+    private static Explanation fromFlags(Args a) {
+        String tenant = requireFlag(a, "--tenant", "the TenantCluster's metadata.name, e.g. --tenant dev");
+        String hostNs = requireFlag(a, "--tenant-namespace", "the host namespace, e.g. --tenant-namespace team-dev");
+        String kind = requireFlag(a, "--kind", "the tenant object's kind, e.g. --kind Pod");
+        String name = requireFlag(a, "--name", "the tenant object's name, e.g. --name nginx");
         ResourceKind rk = Kinds.require(kind, "--kind");
-        String vns = rk.namespaced() ? (virtualNamespace == null ? "default" : virtualNamespace) : null;
+        String vns = rk.namespaced() ? a.string("--virtual-namespace", "default") : null;
         Names.checkLabel(tenant, "--tenant");
-        Names.checkLabel(tenantNamespace, "--tenant-namespace");
+        Names.checkLabel(hostNs, "--tenant-namespace");
         if (vns != null) {
             Names.checkLabel(vns, "--virtual-namespace");
         }
         Names.checkSubdomain(name, "--name");
-        return Engine.plane().explainSync(tenant, tenantNamespace, vns, rk.kind(), name);
+        return Engine.plane().explainSync(tenant, hostNs, vns, rk.kind(), name);
     }
 
-    private Explanation fromFiles() {
-        Workspace ws = Workspace.read(files, hostFiles, ctx.stdin());
-        Workspace.Target target = ws.target(tenant, tenantNamespace);
+    private static Explanation fromFiles(Args a, List<String> files, List<String> hostFiles) {
+        Workspace ws = Workspace.read(files, hostFiles, a.stdin());
+        Workspace.Target target = ws.target(a.string("--tenant"), a.string("--tenant-namespace"));
         String k;
         String n;
         String vns;
-        if (kind == null && name == null) {
+        if (a.string("--kind") == null && a.string("--name") == null) {
             Doc only = ws.singleTenantObject();
             k = only.kind();
             n = only.name();
             vns = Workspace.virtualNamespace(only);
         } else {
-            requireFlag(kind, "--kind", "the tenant object's kind, e.g. --kind Pod");
-            requireFlag(name, "--name", "the tenant object's name, e.g. --name nginx");
+            String kind = requireFlag(a, "--kind", "the tenant object's kind, e.g. --kind Pod");
+            n = requireFlag(a, "--name", "the tenant object's name, e.g. --name nginx");
             ResourceKind rk = Kinds.resolve(kind).orElse(null);
             k = rk != null ? rk.kind() : ws.kindNamed(kind);
             boolean namespaced = rk == null || rk.namespaced();
-            vns = namespaced ? (virtualNamespace == null ? "default" : virtualNamespace) : null;
-            n = name;
+            vns = namespaced ? a.string("--virtual-namespace", "default") : null;
         }
         if (vns != null) {
             Names.checkLabel(vns, "--virtual-namespace");
@@ -133,10 +102,12 @@ final class ExplainSyncCommand implements Callable<Integer> {
         return Engine.plane().explainSync(target.request(), vns, k, n);
     }
 
-    private static void requireFlag(String value, String flag, String fix) {
+    private static String requireFlag(Args a, String flag, String fix) {
+        String value = a.string(flag);
         if (value == null || value.isBlank()) {
             throw new CliException(null, flag, "is required", "pass " + fix);
         }
+        return value;
     }
 
     /** Name checks with the CLI's one-line messages. */

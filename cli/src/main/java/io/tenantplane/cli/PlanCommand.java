@@ -4,14 +4,14 @@ import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.plan.Plan;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-@Command(name = "plan",
-        description = {
+/** {@code tenantplane plan}: the decisions of a sync pass, offline; a CI gate. */
+final class PlanCommand implements Subcommand {
+
+    @Override
+    public CommandSpec spec() {
+        CommandSpec s = Specs.command("plan", new String[] {
             "Plans what tenantplane would do on the host, with its reasons.",
             "",
             "One decision per object: Create, Update, Unchanged, Delete, Skip,",
@@ -22,8 +22,7 @@ import picocli.CommandLine.Spec;
             "recursively. --host takes the objects now in the host namespace (e.g.",
             "from kubectl get -o yaml); they are passed apart because a host object",
             "cannot be told from a tenant object by its content. Without --host the",
-            "host namespace is taken to be empty."},
-        footer = {
+            "host namespace is taken to be empty."}, new String[] {
             "",
             "Examples:",
             "  tenantplane plan -f examples/yaml",
@@ -31,57 +30,32 @@ import picocli.CommandLine.Spec;
             "  tenantplane plan -f examples/yaml --host host.yaml -o wide",
             "",
             "Exit codes: 0 no Conflict or Error, 1 some decision is a Conflict or",
-            "Error (a CI gate), 2 bad input."})
-final class PlanCommand implements Callable<Integer> {
-
-    private final Main.Context ctx;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    boolean help;
-
-    @Option(names = {"-f", "--filename"}, paramLabel = "FILE_OR_DIR", required = true,
-            description = "TenantCluster, IsolationProfile, SyncPolicy and tenant objects (files or directories; "
-                    + "- reads stdin). Repeatable.")
-    List<String> files = new ArrayList<>();
-
-    @Option(names = "--host", paramLabel = "FILE_OR_DIR",
-            description = "Objects currently in the host namespace (files or directories). Repeatable.")
-    List<String> hostFiles = new ArrayList<>();
-
-    @Option(names = "--tenant", paramLabel = "TENANT",
-            description = "Which TenantCluster, when the input holds several; or the tenant's name when it holds none.")
-    String tenant;
-
-    @Option(names = "--tenant-namespace", paramLabel = "NAMESPACE",
-            description = "The host namespace, when the input holds no TenantCluster.")
-    String tenantNamespace;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "table",
-            description = "table (default), wide (table with the sentence), yaml or json.")
-    String output;
-
-    @Option(names = "--show-objects",
-            description = "With yaml or json: include the desired host object of each decision.")
-    boolean showObjects;
-
-    PlanCommand(Main.Context ctx) {
-        this.ctx = ctx;
+            "Error (a CI gate), 2 bad input."});
+        s.addOption(Specs.requiredValues("FILE_OR_DIR", "TenantCluster, IsolationProfile, SyncPolicy and tenant "
+                + "objects (files or directories; - reads stdin). Repeatable.", "-f", "--filename"));
+        s.addOption(Specs.values("FILE_OR_DIR", "Objects currently in the host namespace (files or directories). "
+                + "Repeatable.", "--host"));
+        s.addOption(Specs.value("TENANT", "Which TenantCluster, when the input holds several; or the tenant's name "
+                + "when it holds none.", "--tenant"));
+        s.addOption(Specs.value("NAMESPACE", "The host namespace, when the input holds no TenantCluster.",
+                "--tenant-namespace"));
+        s.addOption(Specs.value("FORMAT", "table (default), wide (table with the sentence), yaml or json.",
+                "-o", "--output"));
+        s.addOption(Specs.flag("With yaml or json: include the desired host object of each decision.",
+                "--show-objects"));
+        return s;
     }
 
     @Override
-    public Integer call() {
-        String o = output == null ? "" : output.trim().toLowerCase(java.util.Locale.ROOT);
-        boolean wide = o.equals("wide");
+    public int run(Args a) {
+        String output = a.string("-o", "table");
+        boolean wide = output.trim().equalsIgnoreCase("wide");
         Format format = wide ? Format.TABLE : Format.parse(output, Format.TABLE, Format.YAML, Format.JSON);
-        Workspace ws = Workspace.read(files, hostFiles, ctx.stdin());
-        Workspace.Target target = ws.target(tenant, tenantNamespace);
+        Workspace ws = Workspace.read(a.strings("-f"), a.strings("--host"), a.stdin());
+        Workspace.Target target = ws.target(a.string("--tenant"), a.string("--tenant-namespace"));
         Result r = plan(target);
-        r.notes().forEach(n -> spec.commandLine().getErr().println("tenantplane: note: " + n));
-        spec.commandLine().getErr().flush();
-        Printing.print(spec, render(r, format, wide, showObjects));
+        r.notes().forEach(a::note);
+        a.print(render(r, format, wide, a.flag("--show-objects")));
         return r.plan().hasProblems() ? Main.PLAN_PROBLEMS : Main.OK;
     }
 

@@ -9,14 +9,14 @@ import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-@Command(name = "render",
-        description = {
+/** {@code tenantplane render}: the host manifests of a tenant's isolation boundary and control plane. */
+final class RenderCommand implements Subcommand {
+
+    @Override
+    public CommandSpec spec() {
+        CommandSpec s = Specs.command("render", new String[] {
             "Prints the host manifests tenantplane writes for a tenant.",
             "",
             "For each TenantCluster: its isolation boundary (Namespace labels,",
@@ -24,46 +24,28 @@ import picocli.CommandLine.Spec;
             "its k3s control plane (StatefulSet, Services, kubeconfig Secret, RBAC),",
             "in the order they are applied. Each object carries the reason it exists",
             "in its tenantplane.io/reason annotation; YAML output repeats it as a",
-            "comment. The TenantCluster's IsolationProfile must be among the inputs."},
-        footer = {
+            "comment. The TenantCluster's IsolationProfile must be among the inputs."}, new String[] {
             "",
             "Examples:",
             "  tenantplane render -f examples/yaml",
             "  tenantplane render -f tenantcluster.yaml -f isolationprofile.yaml \\",
             "      -f syncpolicy.yaml -o json",
             "",
-            "Exit codes: 0 rendered, 2 bad input (invalid or missing resources)."})
-final class RenderCommand implements Callable<Integer> {
-
-    private final Main.Context ctx;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    boolean help;
-
-    @Option(names = {"-f", "--filename"}, paramLabel = "FILE_OR_DIR", required = true,
-            description = "TenantCluster(s) with their IsolationProfile and SyncPolicy (files or directories; "
-                    + "- reads stdin). Other objects are ignored. Repeatable.")
-    List<String> files = new ArrayList<>();
-
-    @Option(names = "--tenant", paramLabel = "TENANT",
-            description = "Render only the TenantCluster of this name.")
-    String tenant;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "yaml",
-            description = "yaml (default: a multi-document stream kubectl apply -f accepts) or json (a v1 List).")
-    String output;
-
-    RenderCommand(Main.Context ctx) {
-        this.ctx = ctx;
+            "Exit codes: 0 rendered, 2 bad input (invalid or missing resources)."});
+        s.addOption(Specs.requiredValues("FILE_OR_DIR", "TenantCluster(s) with their IsolationProfile and SyncPolicy "
+                + "(files or directories; - reads stdin). Other objects are ignored. Repeatable.", "-f", "--filename"));
+        s.addOption(Specs.value("TENANT", "Render only the TenantCluster of this name.", "--tenant"));
+        s.addOption(Specs.value("FORMAT", "yaml (default: a multi-document stream kubectl apply -f accepts) or json "
+                + "(a v1 List).", "-o", "--output"));
+        return s;
     }
 
     @Override
-    public Integer call() {
-        Format format = Format.parse(output, Format.YAML, Format.JSON);
-        Workspace ws = Workspace.read(files, List.of(), ctx.stdin());
+    public int run(Args a) {
+        Format format = Format.parse(a.string("-o", "yaml"), Format.YAML, Format.JSON);
+        List<String> files = a.strings("-f");
+        String tenant = a.string("--tenant");
+        Workspace ws = Workspace.read(files, List.of(), a.stdin());
         CustomResources crs = ws.customResources();
         List<TenantCluster> tcs = crs.tenantClusters().stream()
                 .filter(tc -> tenant == null || tenant.equals(tc.tenant())).toList();
@@ -79,7 +61,7 @@ final class RenderCommand implements Callable<Integer> {
                     + "inputs", "add its IsolationProfile's manifest with -f"));
             objects.addAll(Engine.plane().render(tc, ip));
         }
-        Printing.print(spec, format == Format.JSON ? Manifests.toJson(objects) : yaml(objects));
+        a.print(format == Format.JSON ? Manifests.toJson(objects) : yaml(objects));
         return Main.OK;
     }
 

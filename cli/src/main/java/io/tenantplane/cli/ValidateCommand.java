@@ -8,63 +8,46 @@ import io.tenantplane.naming.HostNames;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-@Command(name = "validate",
-        description = {
+/** {@code tenantplane validate}: every problem with the tenantplane resources, at once. */
+final class ValidateCommand implements Subcommand {
+
+    @Override
+    public CommandSpec spec() {
+        CommandSpec s = Specs.command("validate", new String[] {
             "Checks TenantCluster, IsolationProfile and SyncPolicy manifests.",
             "",
             "Each object on its own and all together: references resolve, tenant",
             "names are unique, tenants sharing a namespace agree on its isolation.",
             "Every problem is listed, one per line: file (object): field: problem;",
-            "fix. Other objects in the input are checked for valid names only."},
-        footer = {
+            "fix. Other objects in the input are checked for valid names only."}, new String[] {
             "",
             "Examples:",
             "  tenantplane validate -f examples/yaml",
             "  tenantplane validate -f tenantcluster.yaml -f isolationprofile.yaml \\",
             "      -f syncpolicy.yaml",
             "",
-            "Exit codes: 0 valid, 2 problems found (or unreadable input)."})
-final class ValidateCommand implements Callable<Integer> {
-
-    private final Main.Context ctx;
-
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    boolean help;
-
-    @Option(names = {"-f", "--filename"}, paramLabel = "FILE_OR_DIR", required = true,
-            description = "Manifests to check (files or directories, read recursively; - reads stdin). Repeatable.")
-    List<String> files = new ArrayList<>();
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "text (default: one problem per line), yaml or json.")
-    String output;
-
-    ValidateCommand(Main.Context ctx) {
-        this.ctx = ctx;
+            "Exit codes: 0 valid, 2 problems found (or unreadable input)."});
+        s.addOption(Specs.requiredValues("FILE_OR_DIR", "Manifests to check (files or directories, read recursively; "
+                + "- reads stdin). Repeatable.", "-f", "--filename"));
+        s.addOption(Specs.value("FORMAT", "text (default: one problem per line), yaml or json.", "-o", "--output"));
+        return s;
     }
 
     @Override
-    public Integer call() {
-        boolean text = "text".equalsIgnoreCase(output == null ? "" : output.trim());
+    public int run(Args a) {
+        String output = a.string("-o", "text");
+        boolean text = "text".equalsIgnoreCase(output.trim());
         Format format = text ? null : Format.parse(output, Format.YAML, Format.JSON);
         List<Problem> problems = new ArrayList<>();
         List<Doc> docs = new ArrayList<>();
-        for (String arg : files) {
-            List<Path> paths = arg.equals("-") ? null : Inputs.expand(arg, "-f");
-            if (paths == null) {
-                readInto(List.of("-"), docs, problems);
+        for (String arg : a.strings("-f")) {
+            if (arg.equals("-")) {
+                readInto(List.of("-"), a, docs, problems);
             } else {
-                for (Path p : paths) {
-                    readInto(List.of(p.toString()), docs, problems);
+                for (Path p : Inputs.expand(arg, "-f")) {
+                    readInto(List.of(p.toString()), a, docs, problems);
                 }
             }
         }
@@ -77,13 +60,14 @@ final class ValidateCommand implements Callable<Integer> {
             }
         }
         problems.addAll(Engine.plane().validate(docs.stream().map(Doc::loaded).toList()));
-        print(text, format, problems, resources, docs.size() - resources);
+        a.print(text ? text(problems, resources, docs.size() - resources)
+                : structured(format, problems, resources, docs.size() - resources));
         return problems.isEmpty() ? Main.OK : Main.BAD_INPUT;
     }
 
-    private void readInto(List<String> paths, List<Doc> docs, List<Problem> problems) {
+    private static void readInto(List<String> paths, Args a, List<Doc> docs, List<Problem> problems) {
         try {
-            docs.addAll(Inputs.read(paths, ctx.stdin(), "-f"));
+            docs.addAll(Inputs.read(paths, a.stdin(), "-f"));
         } catch (CliException e) {
             problems.add(new Problem(null, null, e.line()));
         } catch (TenantPlaneException e) {
@@ -104,19 +88,19 @@ final class ValidateCommand implements Callable<Integer> {
         }
     }
 
-    private void print(boolean text, Format format, List<Problem> problems, int resources, int others) {
-        if (text) {
-            StringBuilder b = new StringBuilder();
-            problems.forEach(p -> b.append(CliException.oneLine(p.toString())).append('\n'));
-            if (problems.isEmpty()) {
-                b.append("valid: ").append(resources).append(" tenantplane resource").append(resources == 1 ? "" : "s")
-                        .append(", ").append(others).append(" other object").append(others == 1 ? "" : "s").append('\n');
-            } else {
-                b.append(problems.size()).append(" problem").append(problems.size() == 1 ? "" : "s").append('\n');
-            }
-            Printing.print(spec, b.toString());
-            return;
+    private static String text(List<Problem> problems, int resources, int others) {
+        StringBuilder b = new StringBuilder();
+        problems.forEach(p -> b.append(CliException.oneLine(p.toString())).append('\n'));
+        if (problems.isEmpty()) {
+            b.append("valid: ").append(resources).append(" tenantplane resource").append(resources == 1 ? "" : "s")
+                    .append(", ").append(others).append(" other object").append(others == 1 ? "" : "s").append('\n');
+        } else {
+            b.append(problems.size()).append(" problem").append(problems.size() == 1 ? "" : "s").append('\n');
         }
+        return b.toString();
+    }
+
+    private static String structured(Format format, List<Problem> problems, int resources, int others) {
         JsonObject r = new JsonObject();
         r.addProperty("valid", problems.isEmpty());
         r.addProperty("tenantplaneResources", resources);
@@ -134,6 +118,6 @@ final class ValidateCommand implements Callable<Integer> {
             ps.add(o);
         }
         r.add("problems", ps);
-        Printing.print(spec, format == Format.JSON ? Format.json(r) : Format.yaml(r));
+        return format == Format.JSON ? Format.json(r) : Format.yaml(r);
     }
 }
