@@ -14,7 +14,12 @@ import java.util.List;
  * asks for: a Name column, the CRD's {@code additionalPrinterColumns} (simple {@code .a.b} paths), and Age.
  */
 final class Tables {
-    private record Column(String name, String type, String format, String description, int priority, String path) {
+    /** {@code custom}: a CRD printer column, whose missing values are null cells as in the CRD table convertor. */
+    private record Column(String name, String type, String format, String description, int priority, String path,
+            boolean custom) {
+        Column(String name, String type, String format, String description, int priority, String path) {
+            this(name, type, format, description, priority, path, false);
+        }
     }
 
     private Tables() {
@@ -57,7 +62,7 @@ final class Tables {
                 columns.add(new Column(Json.str(c, "name"), Json.str(c, "type"),
                         Json.str(c, "format") == null ? "" : Json.str(c, "format"),
                         Json.str(c, "description") == null ? "" : Json.str(c, "description"),
-                        c.has("priority") ? c.get("priority").getAsInt() : 0, Json.str(c, "jsonPath")));
+                        c.has("priority") ? c.get("priority").getAsInt() : 0, Json.str(c, "jsonPath"), true));
             }
             return columns;
         }
@@ -80,7 +85,7 @@ final class Tables {
         String path = c.path() == null ? "" : c.path().startsWith(".") ? c.path().substring(1) : c.path();
         JsonElement value = path.isEmpty() || path.contains("[") ? null : Json.at(o, path);
         if (value == null || value.isJsonNull()) {
-            return c.type().equals("date") || c.type().equals("string") ? Json.toElement("<none>") : JsonNull.INSTANCE;
+            return c.custom() ? JsonNull.INSTANCE : Json.toElement("<none>");
         }
         if (c.type().equals("date") && value.isJsonPrimitive()) {
             try {
