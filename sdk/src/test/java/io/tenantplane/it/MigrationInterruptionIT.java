@@ -68,8 +68,8 @@ class MigrationInterruptionIT {
                 public void decision(TenantKey tenant, Outcome outcome) {
                     if (outcome instanceof Outcome.Applied && writes.incrementAndGet() == crashAfter) {
                         for (String verb : List.of("create", "update", "delete", "patch")) {
-                            world.hostServer.faults().add(FaultRule.on(verb, "*").respond(503));
-                            world.tenantServer.faults().add(FaultRule.on(verb, "*").respond(503));
+                            world.hostServer.faults().add(FaultRule.on(verb, "*").respond(500));
+                            world.tenantServer.faults().add(FaultRule.on(verb, "*").respond(500));
                         }
                     }
                 }
@@ -78,8 +78,8 @@ class MigrationInterruptionIT {
                     .retries(2, Duration.ofMillis(1), Duration.ofMillis(2)).build();
             if (crashAfter == 0) {
                 for (String verb : List.of("create", "update", "delete", "patch")) {
-                    world.hostServer.faults().add(FaultRule.on(verb, "*").respond(503));
-                    world.tenantServer.faults().add(FaultRule.on(verb, "*").respond(503));
+                    world.hostServer.faults().add(FaultRule.on(verb, "*").respond(500));
+                    world.tenantServer.faults().add(FaultRule.on(verb, "*").respond(500));
                 }
             }
             for (int i = 0; i < 40; i++) {
@@ -120,7 +120,7 @@ class MigrationInterruptionIT {
             world.hostServer.faults().seed(7);
             for (String verb : List.of("create", "update", "delete")) {
                 world.hostServer.faults().add(FaultRule.on(verb, "*").fraction(0.1).respond(500));
-                world.tenantServer.faults().add(FaultRule.on(verb, "*").fraction(0.1).respond(503));
+                world.tenantServer.faults().add(FaultRule.on(verb, "*").fraction(0.1).respond(500));
             }
             world.hostServer.faults().add(FaultRule.on("update", "*").fraction(0.1).respond(409));
             world.tenantServer.faults().seed(8);
