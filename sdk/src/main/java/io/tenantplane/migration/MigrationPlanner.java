@@ -156,7 +156,7 @@ public final class MigrationPlanner {
                         List.of());
             }
             World w = new World(s.hostObjects(), s.tenantObjects());
-            List<WorkloadImpact> impacts = impacts(state.from(), w);
+            List<WorkloadImpact> impacts = impacts(w);
             List<MigrationStep> steps = new ArrayList<>();
             for (Step step : Step.values()) {
                 if (step.ordinal() < state.step().ordinal()) {
@@ -741,7 +741,7 @@ public final class MigrationPlanner {
 
         // ---- impacts ---------------------------------------------------------------------------------------------
 
-        private List<WorkloadImpact> impacts(Mode from, World w) {
+        private List<WorkloadImpact> impacts(World w) {
             List<WorkloadImpact> out = new ArrayList<>();
             Set<String> agentNodes = agentNodes(w);
             boolean reschedules = target == Mode.PRIVATE || !agentNodes.isEmpty();

@@ -62,6 +62,12 @@ class MigrationDirectionsIT {
             assertEquals(offline.summary().stream().filter(l -> !l.startsWith("Unchanged")).toList(),
                     run.executed(knownUids));
 
+            // a further pass finds nothing to do and writes nothing
+            world.hostServer.requests().reset();
+            world.tenantServer.requests().reset();
+            assertInstanceOf(MigrationProgress.NotNeeded.class, world.runner().resume(world.key(), world.tenant));
+            assertEquals(0, world.hostServer.requests().writes() + world.tenantServer.requests().writes());
+
             // status
             JsonObject tc = world.tenantCluster();
             String targetNs = to == Mode.SHARED ? LiveMigration.NS : LiveMigration.OWN;
