@@ -27,7 +27,7 @@ final class OpenApi {
     }
 
     /** The document at {@code path}, or null when there is none. */
-    JsonElement serve(String path, String accept) {
+    JsonElement serve(String path) {
         if (path.equals("/openapi/v3")) {
             JsonObject paths = new JsonObject();
             for (var e : registry.groupVersions().entrySet()) {
@@ -39,12 +39,14 @@ final class OpenApi {
             }
             return Json.object("paths", paths);
         }
-        String rest = path.substring("/openapi/v3/".length() - 1);
-        String[] parts = rest.substring(1).split("/");
-        if (path.startsWith("/openapi/v3/api/") && parts.length == 2) {
+        if (!path.startsWith("/openapi/v3/")) {
+            return null;
+        }
+        String[] parts = path.substring("/openapi/v3/".length()).split("/");
+        if (parts.length == 2 && parts[0].equals("api")) {
             return nonEmpty(document("", parts[1]));
         }
-        if (path.startsWith("/openapi/v3/apis/") && parts.length == 3) {
+        if (parts.length == 3 && parts[0].equals("apis")) {
             return nonEmpty(document(parts[1], parts[2]));
         }
         return null;

@@ -336,7 +336,7 @@ final class Router implements HttpHandler {
                 } else if (parts[0].equals("apis") && parts.length == 3) {
                     yield discovery.resources(parts[1], parts[2]);
                 } else if (parts[0].equals("openapi")) {
-                    yield openApi.serve(path, ex.getRequestHeaders().getFirst("Accept"));
+                    yield openApi.serve(path);
                 }
                 yield null;
             }
