@@ -49,10 +49,6 @@ final class Args {
         return stdin;
     }
 
-    PrintWriter err() {
-        return err;
-    }
-
     /** Writes the command's result to stdout. */
     void print(String text) {
         out.print(text);

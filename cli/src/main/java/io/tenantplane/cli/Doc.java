@@ -41,10 +41,4 @@ record Doc(String where, LoadedObject loaded) {
         String v = apiVersion();
         return v != null && (v.equals("tenantplane.io") || v.startsWith("tenantplane.io/"));
     }
-
-    /** {@code Kind name} or {@code Kind namespace/name}, for messages. */
-    String describe() {
-        String ns = namespace();
-        return kind() + " " + (ns == null ? "" : ns + "/") + name();
-    }
 }

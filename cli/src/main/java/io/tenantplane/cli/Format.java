@@ -2,12 +2,9 @@ package io.tenantplane.cli;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.yaml.snakeyaml.DumperOptions;
@@ -41,29 +38,6 @@ enum Format {
     /** Block-style YAML, as kubectl prints it. */
     static String yaml(JsonElement tree) {
         return Holder.yaml().dump(Json.toYamlValue(tree));
-    }
-
-    /** Several objects as one multi-document YAML stream ({@code ---} between documents). */
-    static String yamlDocuments(List<? extends JsonElement> docs) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < docs.size(); i++) {
-            if (i > 0) {
-                b.append("---\n");
-            }
-            b.append(yaml(docs.get(i)));
-        }
-        return b.toString();
-    }
-
-    /** Several objects as one JSON value: a Kubernetes {@code v1 List}, which {@code kubectl apply -f} accepts. */
-    static String jsonList(List<? extends JsonElement> docs) {
-        JsonObject list = new JsonObject();
-        list.addProperty("apiVersion", "v1");
-        list.addProperty("kind", "List");
-        JsonArray items = new JsonArray();
-        docs.forEach(items::add);
-        list.add("items", items);
-        return json(list);
     }
 
     /** Built on first use only: most runs print one format, and startup time matters. */

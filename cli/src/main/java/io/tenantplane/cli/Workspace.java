@@ -96,16 +96,8 @@ final class Workspace {
         }
     }
 
-    List<Doc> resources() {
-        return resources;
-    }
-
     List<Doc> tenantObjects() {
         return tenantObjects;
-    }
-
-    List<Doc> hostObjects() {
-        return hostObjects;
     }
 
     /** Every tenantplane resource, converted and validated together; any problem is bad input. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PlanCommandTest {
 
@@ -83,6 +85,41 @@ class PlanCommandTest {
         assertEquals("nginx-x-default-x-dev", desired.getAsJsonObject("metadata").get("name").getAsString());
         assertEquals("dev", desired.getAsJsonObject("metadata").getAsJsonObject("labels")
                 .get("tenantplane.io/tenant").getAsString());
+    }
+
+    @Test
+    void planningAgainstTheHostCopiesItWouldCreateIsAllUnchangedAndAGoneSourceIsDeleted(@TempDir Path dir)
+            throws Exception {
+        Cli.Result first = Cli.run("plan", "-f", Cli.examples().toString(), "-o", "json", "--show-objects");
+        JsonArray items = new JsonArray();
+        for (JsonElement d : JsonParser.parseString(first.out()).getAsJsonObject().getAsJsonArray("decisions")) {
+            items.add(d.getAsJsonObject().getAsJsonObject("desired"));
+        }
+        JsonObject list = new JsonObject();
+        list.addProperty("apiVersion", "v1");
+        list.addProperty("kind", "List");
+        list.add("items", items);
+        Path host = dir.resolve("host.json");
+        Files.writeString(host, list.toString());
+
+        Cli.Result again = Cli.run("plan", "-f", Cli.examples().toString(), "--host", host.toString());
+        assertEquals(0, again.code(), again::toString);
+        assertTrue(again.out().contains(items.size() + " decisions: " + items.size() + " Unchanged."), again::toString);
+
+        Path tenant = dir.resolve("tenant");
+        Files.createDirectories(tenant.resolve("workloads"));
+        for (String f : List.of("tenantcluster.yaml", "isolationprofile.yaml", "syncpolicy.yaml")) {
+            Files.copy(Cli.examples().resolve(f), tenant.resolve(f));
+        }
+        try (Stream<Path> s = Files.list(Cli.examples().resolve("workloads"))) {
+            for (Path w : s.filter(p -> !p.getFileName().toString().startsWith("configmap")).toList()) {
+                Files.copy(w, tenant.resolve("workloads").resolve(w.getFileName()));
+            }
+        }
+        Cli.Result gc = Cli.run("plan", "-f", tenant.toString(), "--host", host.toString());
+        assertEquals(0, gc.code(), gc::toString);
+        assertTrue(gc.out().lines().anyMatch(l -> l.startsWith("Delete ") && l.contains("ConfigMap")
+                && l.contains("team-dev/nginx-config-x-default-x-dev") && l.contains("SourceDeleted")), gc::toString);
     }
 
     @Test
