@@ -23,6 +23,7 @@ public class Leadership {
     private final Event<LeadershipChanged> events;
     private volatile LeaseElector elector;
     private volatile ServiceStatus.Heartbeat heartbeat;
+    private Thread releaseOnExit;
 
     @Inject
     Leadership(ServiceSettings settings, HostClients clients, ServiceStatus status, ServiceMetrics metrics,
@@ -68,14 +69,27 @@ public class Leadership {
         heartbeat = status.heartbeat("lease-elector", stallLimit(lease));
         var api = new CoordinationV1Api(clients.newClient(lease.renewDeadline()));
         elector = new LeaseElector(api, lease, new Listener());
+        // SIGTERM can arrive before the runtime has finished starting and can shut the container down; the Lease
+        // is released either way, so a standby never waits for it to expire.
+        releaseOnExit = Thread.ofPlatform().unstarted(this::stop);
+        releaseOnExit.setName("tenantplane-lease-release");
+        Runtime.getRuntime().addShutdownHook(releaseOnExit);
         elector.start();
     }
 
     @PreDestroy
     synchronized void stop() {
-        if (elector != null) {
-            elector.close();
-            heartbeat.close();
+        if (elector == null) {
+            return;
+        }
+        elector.close();
+        heartbeat.close();
+        if (releaseOnExit != null && Thread.currentThread() != releaseOnExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(releaseOnExit);
+            } catch (IllegalStateException shuttingDown) {
+                // The JVM is exiting and the hook may run too; stopping twice is harmless.
+            }
         }
     }
 

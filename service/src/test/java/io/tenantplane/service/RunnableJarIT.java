@@ -80,7 +80,8 @@ class RunnableJarIT {
             assertTrue(service.waitFor(30, TimeUnit.SECONDS), "stops within 30s of SIGTERM");
             V1Lease lease = new CoordinationV1Api(Config.fromUrl(host.url(), false))
                     .readNamespacedLease("tenantplane-service-leader", "tenantplane-system").execute();
-            assertNull(lease.getSpec().getHolderIdentity(), "SIGTERM released the Lease for the standby");
+            assertNull(lease.getSpec().getHolderIdentity(), () -> "SIGTERM released the Lease for the standby; log:\n"
+                    + readLog(workDir.resolve("host.log")));
         }
     }
 
@@ -96,6 +97,14 @@ class RunnableJarIT {
         assertNotEquals(0, service.exitValue(), log);
         assertTrue(log.contains("tenantplane.concurrency = '0'"), log);
         assertTrue(log.contains("tenantplane.lease.name = 'Bad_Name'"), log);
+    }
+
+    private static String readLog(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 
     private Process start(Path log, String... systemProperties) throws IOException {
