@@ -522,8 +522,11 @@ final class KindRules {
         }
     }
 
+    /** Sets a default where the field is unset; as in Go defaulting, an empty string counts as unset. */
     private static void putIfAbsent(JsonObject o, String key, Object value) {
-        if (!o.has(key) || o.get(key).isJsonNull()) {
+        JsonElement current = o.get(key);
+        if (current == null || current.isJsonNull()
+                || current.isJsonPrimitive() && current.getAsJsonPrimitive().isString() && current.getAsString().isEmpty()) {
             o.add(key, Json.toElement(value));
         }
     }

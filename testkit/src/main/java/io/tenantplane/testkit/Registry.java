@@ -25,10 +25,6 @@ final class Registry {
         return byKey.get(key(group, version, plural));
     }
 
-    synchronized boolean serves(String group, String plural) {
-        return byKey.values().stream().anyMatch(t -> t.group().equals(group) && t.plural().equals(plural));
-    }
-
     synchronized List<ResourceType> all() {
         return List.copyOf(byKey.values());
     }

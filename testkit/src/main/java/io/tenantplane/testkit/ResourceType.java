@@ -42,11 +42,6 @@ record ResourceType(String group, String version, String plural, String singular
         return group + "/" + plural;
     }
 
-    /** {@code pods}, {@code deployments.apps}: the name Kubernetes uses in messages and RBAC. */
-    String qualifiedResource() {
-        return ApiError.qualified(group, plural);
-    }
-
     /** Custom resources and CRDs require {@code metadata.resourceVersion} on update; built-in kinds do not. */
     boolean unconditionalUpdate() {
         return !custom && !isCrd();

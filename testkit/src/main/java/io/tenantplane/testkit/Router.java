@@ -242,20 +242,17 @@ final class Router implements HttpHandler {
                     if (pod == null) {
                         throw ApiError.badRequest("a binding needs metadata.name: the pod to bind");
                     }
-                    r = new Request(r.method(), r.path(), r.query(), r.verb(), t, r.group(), r.resource(),
-                            r.namespace(), pod, r.subresource());
                     yield send(ex, 201, store.bind(t, r.namespace(), pod, binding), List.of());
                 }
                 if (r.name() != null || r.subresource() != null) {
                     throw ApiError.methodNotAllowed();
                 }
-                requireJson(ex);
-                yield send(ex, 201, store.create(t, r.namespace(), Json.parseObject(body), opts), opts.warnings());
+                yield send(ex, 201, store.create(t, r.namespace(), requestObject(ex, t, body), opts),
+                        opts.warnings());
             }
             case "update" -> {
-                requireJson(ex);
-                yield send(ex, 200, store.update(t, r.namespace(), r.name(), Json.parseObject(body), status, opts),
-                        opts.warnings());
+                yield send(ex, 200, store.update(t, r.namespace(), r.name(), requestObject(ex, t, body), status,
+                        opts), opts.warnings());
             }
             case "patch" -> {
                 String patchType = patchType(ex, t);
@@ -464,11 +461,16 @@ final class Router implements HttpHandler {
         return accept != null && accept.contains("as=Table");
     }
 
-    private static void requireJson(HttpExchange ex) {
+    /** The object in a create or update body: JSON, or protobuf for the few kinds kubectl's generators send. */
+    private static JsonObject requestObject(HttpExchange ex, ResourceType t, byte[] body) {
         String type = ex.getRequestHeaders().getFirst("Content-Type");
+        if (Protobuf.isProtobuf(type)) {
+            return Protobuf.decode(body, t);
+        }
         if (type != null && !type.isEmpty() && !type.startsWith("application/json") && !type.startsWith("*/*")) {
             throw ApiError.unsupportedMediaType(type, "application/json");
         }
+        return Json.parseObject(body);
     }
 
     private static String patchType(HttpExchange ex, ResourceType t) {

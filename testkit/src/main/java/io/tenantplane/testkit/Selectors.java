@@ -33,8 +33,8 @@ final class Selectors {
             throw ApiError.badRequest("unable to parse requirement: empty term in label selector \"" + whole + "\"");
         }
         String lower = term.toLowerCase(java.util.Locale.ROOT);
-        int in = indexOfWord(lower, " in ");
-        int notin = indexOfWord(lower, " notin ");
+        int in = lower.indexOf(" in ");
+        int notin = lower.indexOf(" notin ");
         if (notin > 0 || in > 0) {
             boolean negate = notin > 0;
             int at = negate ? notin : in;
@@ -84,10 +84,6 @@ final class Selectors {
             throw ApiError.badRequest("unable to parse requirement: invalid label key \"" + key + "\" in selector \""
                     + whole + "\"");
         }
-    }
-
-    private static int indexOfWord(String s, String word) {
-        return s.indexOf(word);
     }
 
     private static String label(JsonObject labels, String key) {
@@ -155,22 +151,5 @@ final class Selectors {
             });
         }
         return o -> terms.stream().allMatch(t -> t.test(o));
-    }
-
-    /** The value of {@code metadata.name=NAME} when the selector pins a single name, else null. */
-    static String pinnedName(String selector) {
-        if (selector == null) {
-            return null;
-        }
-        for (String raw : selector.split(",")) {
-            String term = raw.trim();
-            if (term.startsWith("metadata.name=") && !term.startsWith("metadata.name==")) {
-                return term.substring("metadata.name=".length());
-            }
-            if (term.startsWith("metadata.name==")) {
-                return term.substring("metadata.name==".length());
-            }
-        }
-        return null;
     }
 }

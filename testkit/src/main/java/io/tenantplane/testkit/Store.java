@@ -708,8 +708,14 @@ final class Store {
                         + ") does not match the expected API version (" + t.apiVersion() + ")");
             }
         }
+        List<Map.Entry<String, JsonElement>> rest = new ArrayList<>(o.entrySet());
+        rest.removeIf(e -> e.getKey().equals("apiVersion") || e.getKey().equals("kind"));
+        for (Map.Entry<String, JsonElement> e : rest) {
+            o.remove(e.getKey());
+        }
         o.addProperty("apiVersion", t.apiVersion());
         o.addProperty("kind", t.kind());
+        rest.forEach(e -> o.add(e.getKey(), e.getValue()));
     }
 
     private static void checkIdentity(ResourceType t, String ns, String name, JsonObject next) {

@@ -78,10 +78,6 @@ final class WatchHub {
                 queue.add(Item.END);
             }
         }
-
-        boolean closed() {
-            return closed;
-        }
     }
 
     private final int capacity;

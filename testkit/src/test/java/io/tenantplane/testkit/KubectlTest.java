@@ -213,4 +213,22 @@ class KubectlTest {
         assertTrue(resources.lines().anyMatch(l -> l.matches("deployments\\s+deploy\\s+apps/v1\\s+true\\s+Deployment")),
                 resources);
     }
+
+    @Test
+    void imperativeGeneratorsForNamespacesConfigMapsSecretsAndServiceAccountsWork() throws Exception {
+        assertTrue(kubectl("create", "namespace", "imperative").ok().out().contains("namespace/imperative created"));
+        kubectl("create", "configmap", "settings", "-n", "imperative", "--from-literal=a=1", "--from-literal=b=2").ok();
+        kubectl("create", "secret", "generic", "creds", "-n", "imperative", "--from-literal=password=hunter2").ok();
+        kubectl("create", "serviceaccount", "robot", "-n", "imperative").ok();
+        kubectl("label", "configmap", "settings", "-n", "imperative", "team=a").ok();
+        assertEquals("{\"a\":\"1\",\"b\":\"2\"} {\"team\":\"a\"}", kubectl("get", "configmap", "settings",
+                "-n", "imperative", "-o", "jsonpath={.data} {.metadata.labels}").ok().out());
+        assertEquals("aHVudGVyMg== Opaque", kubectl("get", "secret", "creds", "-n", "imperative", "-o",
+                "jsonpath={.data.password} {.type}").ok().out());
+        assertEquals("robot", kubectl("get", "serviceaccount", "robot", "-n", "imperative", "-o",
+                "jsonpath={.metadata.name}").ok().out());
+        Run deployment = kubectl("create", "deployment", "web", "-n", "imperative", "--image=nginx:1.27");
+        assertNotEquals(0, deployment.exit());
+        assertTrue(deployment.err().contains("kubectl apply -f"), deployment.err());
+    }
 }

@@ -64,7 +64,8 @@ class PerformanceTest {
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            assertTrue(count / seconds > 200, count + " creates took " + seconds + " s");
+            // Hundreds per second even on a loaded two-core CI machine; idle, it is well over a thousand.
+            assertTrue(count / seconds > 100, count + " creates took " + seconds + " s");
             watcher.join(10_000);
             assertEquals(count, added.get());
             assertEquals(count, core.listNamespacedConfigMap("default").execute().getItems().size());

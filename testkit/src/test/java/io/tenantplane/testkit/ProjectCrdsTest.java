@@ -1,0 +1,120 @@
+package io.tenantplane.testkit;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The project's own CRDs ({@code k8s/crds}) pass the checks a real API server makes and are served. */
+class ProjectCrdsTest {
+    private static final Path CRDS = Path.of("..", "k8s", "crds");
+    private static final Path EXAMPLES = Path.of("..", "examples", "yaml");
+
+    /** The YAML documents directly in {@code dir} (not its subdirectories). */
+    private static List<JsonObject> documents(Path dir) throws IOException {
+        List<JsonObject> docs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
+                    .sorted().toList()) {
+                try (Reader in = Files.newBufferedReader(f)) {
+                    for (Object doc : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(in)) {
+                        if (doc != null) {
+                            docs.add(Json.GSON.toJsonTree(doc).getAsJsonObject());
+                        }
+                    }
+                }
+            }
+        }
+        return docs;
+    }
+
+    private static List<JsonObject> crds() throws IOException {
+        return documents(CRDS).stream().filter(o -> "CustomResourceDefinition".equals(Json.str(o, "kind"))).toList();
+    }
+
+    private static void install(ApiClient client, List<JsonObject> crds) {
+        DynamicKubernetesApi api = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
+                client);
+        for (JsonObject crd : crds) {
+            KubernetesApiResponse<DynamicKubernetesObject> response = api.create(new DynamicKubernetesObject(crd));
+            assertTrue(response.isSuccess(), () -> Json.str(Json.obj(crd, "metadata"), "name") + ": "
+                    + response.getStatus());
+        }
+    }
+
+    @Test
+    void theExampleTenantObjectsAreValidAgainstTheProjectCrds() throws Exception {
+        List<JsonObject> examples = documents(EXAMPLES).stream()
+                .filter(o -> String.valueOf(Json.str(o, "apiVersion")).startsWith("tenantplane.io/")).toList();
+        assertFalse(examples.isEmpty(), "no tenantplane.io objects in " + EXAMPLES.toAbsolutePath());
+        try (KubeApiServer server = KubeApiServer.builder().build().start()) {
+            ApiClient client = Clients.client(server);
+            install(client, crds());
+            for (JsonObject example : examples) {
+                String apiVersion = Json.str(example, "apiVersion");
+                String kind = Json.str(example, "kind");
+                JsonObject crd = crds().stream().filter(c -> kind.equals(Json.str(Json.obj(Json.obj(c, "spec"),
+                        "names"), "kind"))).findFirst().orElseThrow(() -> new AssertionError("no CRD for " + kind));
+                JsonObject spec = Json.obj(crd, "spec");
+                String ns = Json.str(Json.obj(example, "metadata"), "namespace");
+                boolean namespaced = "Namespaced".equals(Json.str(spec, "scope"));
+                if (namespaced && ns == null) {
+                    ns = "default";
+                }
+                if (namespaced) {
+                    new DynamicKubernetesApi("", "v1", "namespaces", client).create(new DynamicKubernetesObject(
+                            Json.object("apiVersion", "v1", "kind", "Namespace", "metadata", Json.object("name", ns))));
+                }
+                DynamicKubernetesApi api = new DynamicKubernetesApi(Json.str(spec, "group"),
+                        apiVersion.substring(apiVersion.indexOf('/') + 1),
+                        Json.str(Json.obj(spec, "names"), "plural"), client);
+                JsonObject body = example.deepCopy();
+                if (namespaced) {
+                    Json.meta(body).addProperty("namespace", ns);
+                }
+                KubernetesApiResponse<DynamicKubernetesObject> created = api.create(new DynamicKubernetesObject(body));
+                assertTrue(created.isSuccess(), () -> kind + " " + Json.str(Json.obj(example, "metadata"), "name")
+                        + ": " + created.getStatus());
+            }
+        }
+    }
+
+    @Test
+    void everyProjectCrdIsAcceptedAndServed() throws Exception {
+        List<JsonObject> crds = crds();
+        assertFalse(crds.isEmpty(), "no CRDs found in " + CRDS.toAbsolutePath());
+        try (KubeApiServer server = KubeApiServer.builder().build().start()) {
+            ApiClient client = Clients.client(server);
+            install(client, crds);
+            for (JsonObject crd : crds) {
+                JsonObject spec = Json.obj(crd, "spec");
+                String group = Json.str(spec, "group");
+                String plural = Json.str(Json.obj(spec, "names"), "plural");
+                for (var version : Json.arr(spec, "versions")) {
+                    if (!Json.bool(version.getAsJsonObject(), "served")) {
+                        continue;
+                    }
+                    var list = new DynamicKubernetesApi(group, Json.str(version.getAsJsonObject(), "name"), plural,
+                            client).list();
+                    assertEquals(200, list.getHttpStatusCode(), () -> plural + "." + group + " is not served");
+                }
+            }
+        }
+    }
+}
