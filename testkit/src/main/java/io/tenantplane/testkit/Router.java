@@ -224,6 +224,9 @@ final class Router implements HttpHandler {
         Store.WriteOptions opts = new Store.WriteOptions("All".equals(r.param("dryRun")),
                 r.param("fieldValidation") == null ? "" : r.param("fieldValidation"), new ArrayList<>());
         boolean status = "status".equals(r.subresource());
+        if ("binding".equals(r.subresource()) && !r.verb().equals("create")) {
+            throw ApiError.methodNotAllowed();
+        }
         return switch (r.verb()) {
             case "get" -> {
                 JsonObject o = store.get(t, r.namespace(), r.name());
@@ -399,6 +402,7 @@ final class Router implements HttpHandler {
             long deadline = start + timeoutMillis * 1_000_000;
             long nextBookmark = start + bookmarkMillis * 1_000_000;
             int initialLeft = sub.initialCount;
+            Printer printer = new Printer(t, wantsTable(ex), r.param("includeObject"));
             if (initialLeft == 0 && sendInitial && bookmarks) {
                 writeEvent(os, "BOOKMARK", initialEventsEnd(t, sub.startVersion));
             }
@@ -416,7 +420,7 @@ final class Router implements HttpHandler {
                     break;
                 }
                 if (item != null) {
-                    writeEvent(os, item.type(), Store.present(t, item.object()));
+                    writeEvent(os, item.type(), printer.print(Store.present(t, item.object())));
                     if (initialLeft > 0 && --initialLeft == 0 && sendInitial && bookmarks) {
                         writeEvent(os, "BOOKMARK", initialEventsEnd(t, sub.startVersion));
                     }
@@ -433,6 +437,36 @@ final class Router implements HttpHandler {
             return 200;
         } finally {
             hub.unsubscribe(sub);
+        }
+    }
+
+    /**
+     * Turns watched objects into one-row Tables when the client asked for tables ({@code kubectl get -w}); as on a
+     * real server only the first carries the column definitions.
+     */
+    private final class Printer {
+        private final ResourceType type;
+        private final String includeObject;
+        private final boolean tables;
+        private boolean first = true;
+
+        Printer(ResourceType type, boolean tables, String includeObject) {
+            this.type = type;
+            this.tables = tables;
+            this.includeObject = includeObject;
+        }
+
+        JsonObject print(JsonObject o) {
+            if (!tables) {
+                return o;
+            }
+            JsonObject table = Tables.table(type, List.of(o), Json.object("resourceVersion",
+                    Json.str(Json.obj(o, "metadata"), "resourceVersion")), includeObject, clock.instant());
+            if (!first) {
+                table.remove("columnDefinitions");
+            }
+            first = false;
+            return table;
         }
     }
 

@@ -231,4 +231,21 @@ class KubectlTest {
         assertNotEquals(0, deployment.exit());
         assertTrue(deployment.err().contains("kubectl apply -f"), deployment.err());
     }
+
+    @Test
+    void getWatchPrintsPrinterColumnsForObjectsAsTheyChange() throws Exception {
+        kubectl("apply", "-f", crd().toString()).ok();
+        Path cr = file("watched.yaml", widget("watched", 5));
+        Thread writer = Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(700);
+                kubectl("apply", "-f", cr.toString()).ok();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Run watch = kubectl("get", "widgets", "-w", "--request-timeout=3s");
+        writer.join();
+        assertTrue(watch.out().lines().anyMatch(l -> l.matches("watched\\s+5\\s+\\d+s")), watch.out() + watch.err());
+    }
 }
