@@ -111,6 +111,9 @@ final class Router implements HttpHandler {
         } finally {
             if (request != null && !logged) {
                 log.record(request.entry(code));
+            } else if (request == null) {
+                log.record(new RequestLog.Entry(ex.getRequestMethod().toLowerCase(Locale.ROOT), "", "", null, null,
+                        ex.getRequestURI().getRawPath(), code));
             }
             ex.close();
         }
@@ -224,7 +227,8 @@ final class Router implements HttpHandler {
         Store.WriteOptions opts = new Store.WriteOptions("All".equals(r.param("dryRun")),
                 r.param("fieldValidation") == null ? "" : r.param("fieldValidation"), new ArrayList<>());
         boolean status = "status".equals(r.subresource());
-        if ("binding".equals(r.subresource()) && !r.verb().equals("create")) {
+        if ("binding".equals(r.subresource()) && !r.verb().equals("create")
+                || (r.verb().equals("update") || r.verb().equals("patch")) && r.name() == null) {
             throw ApiError.methodNotAllowed();
         }
         return switch (r.verb()) {

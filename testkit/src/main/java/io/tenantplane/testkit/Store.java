@@ -363,7 +363,6 @@ final class Store {
         for (String ns : namespaceNames) {
             create(type, null, Json.object("metadata", Json.object("name", ns)), WriteOptions.defaults());
         }
-        hub.initialise(resourceVersion);
     }
 
     // ---- the one update path ----
@@ -438,7 +437,7 @@ final class Store {
         }
         JsonObject m = Json.meta(candidate);
         m.addProperty("resourceVersion", currentVersion);
-        if (!Json.same(specOf(current), specOf(candidate))) {
+        if (!Json.same(specOf(t, current), specOf(t, candidate))) {
             m.addProperty("generation", Json.obj(current, "metadata").get("generation").getAsLong() + 1);
         }
         if (Json.same(current, candidate) || opts.dryRun()) {
@@ -742,11 +741,16 @@ final class Store {
         return copy;
     }
 
-    /** What counts as a spec change for {@code metadata.generation}: everything but metadata and status. */
-    private static JsonObject specOf(JsonObject o) {
+    /**
+     * What counts as a spec change for {@code metadata.generation}: everything but metadata and status; for a custom
+     * resource without a status subresource, everything but metadata.
+     */
+    private static JsonObject specOf(ResourceType t, JsonObject o) {
+        boolean statusCounts = t.custom() && !t.statusSubresource();
         JsonObject copy = new JsonObject();
         for (Map.Entry<String, JsonElement> e : o.entrySet()) {
-            if (!Set.of("metadata", "status", "apiVersion", "kind").contains(e.getKey())) {
+            if (!Set.of("metadata", "apiVersion", "kind").contains(e.getKey())
+                    && (statusCounts || !e.getKey().equals("status"))) {
                 copy.add(e.getKey(), e.getValue());
             }
         }

@@ -139,10 +139,6 @@ final class WatchHub {
         return lastPublished;
     }
 
-    void initialise(long resourceVersion) {
-        lastPublished = resourceVersion;
-    }
-
     /** Ends every open watch on one resource, or on all resources when {@code storageKey} is null. */
     int closeAll(String storageKey) {
         List<Subscription> closing = new ArrayList<>();

@@ -305,4 +305,23 @@ class CustomResourceTest {
         assertEquals(List.of("spec.group", "metadata.name", "spec.versions"), response.getStatus().getDetails()
                 .getCauses().stream().map(x -> x.getField()).toList());
     }
+
+    @Test
+    void withoutAStatusSubresourceStatusIsOrdinaryDataAndCountsForGeneration() throws Exception {
+        JsonObject crd = Fixtures.object("widget-crd.yaml");
+        JsonArray versions = crd.getAsJsonObject("spec").getAsJsonArray("versions");
+        versions.remove(1);
+        versions.get(0).getAsJsonObject().remove("subresources");
+        ok(crds.create(new DynamicKubernetesObject(crd)));
+        DynamicKubernetesObject w = widget("w", Map.of("size", 1));
+        w.getRaw().add("status", Json.object("ready", false));
+        DynamicKubernetesObject created = ok(widgets.create(w));
+        assertFalse(created.getRaw().getAsJsonObject("status").get("ready").getAsBoolean(), "status kept on create");
+        created.getRaw().add("status", Json.object("ready", true));
+        DynamicKubernetesObject updated = ok(widgets.update(created));
+        assertTrue(updated.getRaw().getAsJsonObject("status").get("ready").getAsBoolean());
+        assertEquals(2L, updated.getMetadata().getGeneration());
+        assertEquals(404, Clients.raw(client, "GET", "/apis/example.com/v1/namespaces/default/widgets/w/status", null,
+                null).code());
+    }
 }
