@@ -60,7 +60,8 @@ final class DecisionsCommand implements Subcommand {
     public int run(Args a) {
         String output = a.string("-o", "table");
         boolean wide = "wide".equalsIgnoreCase(output.trim());
-        Format format = wide ? Format.TABLE : Format.parse(output, Format.TABLE, Format.YAML, Format.JSON);
+        Format format = wide ? Format.TABLE
+                : Format.parse(output, List.of("table", "wide", "yaml", "json"), Format.TABLE, Format.YAML, Format.JSON);
         String[] key = tenantKey(a.string("--tenant"));
         int limit = a.integer("--limit", 20);
         if (limit < 1) {

@@ -6,7 +6,6 @@ import com.google.gson.JsonElement;
 import io.tenantplane.json.Json;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
@@ -16,14 +15,22 @@ enum Format {
 
     /** Parses {@code -o} against what the command supports; a wrong value is bad input (exit 2). */
     static Format parse(String value, Format... supported) {
+        return parse(value, Arrays.stream(supported).map(Format::flag).toList(), supported);
+    }
+
+    /**
+     * Like {@link #parse(String, Format...)}, for commands with extra modes of their own (such as {@code wide}),
+     * which they handle before calling this; {@code allowed} is every value the command takes, for the message.
+     */
+    static Format parse(String value, java.util.List<String> allowed, Format... supported) {
         String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
         for (Format f : supported) {
             if (f.flag().equals(v)) {
                 return f;
             }
         }
-        String allowed = Arrays.stream(supported).map(Format::flag).collect(Collectors.joining(", "));
-        throw new CliException(null, "-o/--output", "unsupported format '" + value + "'", "use one of " + allowed);
+        throw new CliException(null, "-o/--output", "unsupported format '" + value + "'",
+                "use one of " + String.join(", ", allowed));
     }
 
     String flag() {

@@ -50,7 +50,8 @@ final class PlanCommand implements Subcommand {
     public int run(Args a) {
         String output = a.string("-o", "table");
         boolean wide = output.trim().equalsIgnoreCase("wide");
-        Format format = wide ? Format.TABLE : Format.parse(output, Format.TABLE, Format.YAML, Format.JSON);
+        Format format = wide ? Format.TABLE
+                : Format.parse(output, List.of("table", "wide", "yaml", "json"), Format.TABLE, Format.YAML, Format.JSON);
         Workspace ws = Workspace.read(a.strings("-f"), a.strings("--host"), a.stdin());
         Workspace.Target target = ws.target(a.string("--tenant"), a.string("--tenant-namespace"));
         Result r = plan(target);

@@ -39,7 +39,7 @@ final class ValidateCommand implements Subcommand {
     public int run(Args a) {
         String output = a.string("-o", "text");
         boolean text = "text".equalsIgnoreCase(output.trim());
-        Format format = text ? null : Format.parse(output, Format.YAML, Format.JSON);
+        Format format = text ? null : Format.parse(output, List.of("text", "yaml", "json"), Format.YAML, Format.JSON);
         List<Problem> problems = new ArrayList<>();
         List<Doc> docs = new ArrayList<>();
         for (String arg : a.strings("-f")) {

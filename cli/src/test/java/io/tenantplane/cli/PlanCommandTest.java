@@ -153,7 +153,7 @@ class PlanCommandTest {
     void anUnknownOutputFormatIsBadInput() {
         Cli.Result r = Cli.run("plan", "-f", Cli.examples().toString(), "-o", "xml");
         assertEquals(2, r.code(), r::toString);
-        assertEquals("tenantplane: -o/--output: unsupported format 'xml'; use one of table, yaml, json\n", r.err());
+        assertEquals("tenantplane: -o/--output: unsupported format 'xml'; use one of table, wide, yaml, json\n", r.err());
     }
 
     private static JsonObject decision(JsonObject plan, String kind, String sourceName) {
