@@ -36,7 +36,8 @@ import java.util.function.Function;
  * One convergence pass: read, plan, apply, let status flow back. The reading and the flowing back live here; the
  * deciding is the {@link Planner}'s and the writing the {@link Applier}'s.
  *
- * <p>Reads per pass, per synced kind: one list of the tenant's objects (all virtual namespaces but the system ones),
+ * <p>Reads per pass, per synced kind: one list of the tenant's objects (all virtual namespaces; the planner skips the
+ * system ones),
  * one list of the host objects labelled with this tenant in the host namespace, and a get for each object the plan
  * would create (to find a foreign object holding the name). Kinds tenantplane can sync but the policy does not are
  * listed on the host with the tenant's labels only, so their copies are collected when a policy drops a kind.
@@ -154,12 +155,9 @@ final class Converger {
                     continue;
                 }
                 ResourceKind tk = tenantResources.resolve(rule.effectiveApiVersion(), rule.kind());
-                for (JsonObject o : tenantReader.list(tk, null, null)) {
-                    String ns = Json.string(o, "metadata", "namespace");
-                    if (ns == null || !SyncPolicy.SYSTEM_NAMESPACES.contains(ns)) {
-                        tenantObjects.add(o);
-                    }
-                }
+                // System namespaces are listed too: the planner makes them Skip decisions, so "why is this not on
+                // the host?" has an answer.
+                tenantObjects.addAll(tenantReader.list(tk, null, null));
                 ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
                 hostObjects.addAll(hostReader.list(hk, hk.namespaced() ? hostNs : null,
                         ReverseMapping.TENANT + "=" + tenant));
@@ -184,9 +182,6 @@ final class Converger {
         }
 
         List<Outcome> one(TenantObjectRef ref) {
-            if (ref.virtualNamespace() != null && SyncPolicy.SYSTEM_NAMESPACES.contains(ref.virtualNamespace())) {
-                return List.of();
-            }
             Optional<SyncPolicy.KindRule> rule = rules.rule(ref.kind());
             String apiVersion = rule.map(SyncPolicy.KindRule::effectiveApiVersion).orElse(null);
             ResourceKind tk = tenantResources.resolve(apiVersion, ref.kind());

@@ -93,7 +93,7 @@ final class Provisioner {
         TenantCluster tc = TenantPlane.parsed(TenantCluster.fromJson(json.get()), "TenantCluster " + key
                 + " cannot be read");
         Resolved r = resolve(tc);
-        if (r.policy() == null || r.profile() == null) {
+        if (!r.problems().isEmpty()) {
             throw new InvalidResourceException("TenantCluster " + key + " cannot be synced", r.problems());
         }
         return Optional.of(new TenantContext(tc, r.policy(), r.profile()));

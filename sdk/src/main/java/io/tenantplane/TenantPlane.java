@@ -294,8 +294,8 @@ public final class TenantPlane {
     }
 
     /**
-     * The most recent decisions about {@code tenant} that changed something or explain why something was not done
-     * ({@code Unchanged} is left out), newest first.
+     * The most recent decisions about {@code tenant}, newest first: every write, and each decision that wrote nothing
+     * once while it repeats (see {@link DecisionRing}).
      *
      * @param limit at most this many
      */

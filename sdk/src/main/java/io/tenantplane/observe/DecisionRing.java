@@ -1,6 +1,7 @@
 package io.tenantplane.observe;
 
 import io.tenantplane.apply.Outcome;
+import io.tenantplane.plan.Decision;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,9 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * An {@link Observer} that remembers the last {@code capacity} executed decisions of each tenant, in memory, for
- * {@code TenantPlane.decisions(...)}, the service's REST endpoint and {@code tenantplane decisions}. Thread-safe;
- * memory is bounded by {@code capacity} per tenant, and {@link #forget(TenantKey)} drops a deleted tenant.
+ * An {@link Observer} that remembers the last {@code capacity} decisions of each tenant, in memory, for
+ * {@code TenantPlane.decisions(...)}, the service's REST endpoint and {@code tenantplane decisions}.
+ *
+ * <p>Every write is remembered. A decision that wrote nothing ({@code Unchanged}, {@code Skip}, {@code Conflict},
+ * {@code Error}) is remembered when it is new: while the ring still holds the same decision about the same object
+ * (same action and reason), a repeat from a later pass is not added again, so periodic passes over a quiet tenant do
+ * not push its real history out. Thread-safe; memory is bounded by {@code capacity} per tenant, and
+ * {@link #forget(TenantKey)} drops a deleted tenant.
  */
 public final class DecisionRing implements Observer {
 
@@ -47,11 +53,26 @@ public final class DecisionRing implements Observer {
         RecordedDecision recorded = new RecordedDecision(tenant, clock.instant(), outcome);
         ArrayDeque<RecordedDecision> ring = rings.computeIfAbsent(tenant, k -> new ArrayDeque<>());
         synchronized (ring) {
+            if (outcome instanceof Outcome.NotWritten && holds(ring, outcome.decision())) {
+                return;
+            }
             if (ring.size() == capacity) {
                 ring.removeFirst();
             }
             ring.addLast(recorded);
         }
+    }
+
+    private static boolean holds(ArrayDeque<RecordedDecision> ring, Decision d) {
+        for (RecordedDecision r : ring) {
+            Decision x = r.outcome().decision();
+            if (r.outcome() instanceof Outcome.NotWritten && x.action() == d.action() && x.kind().equals(d.kind())
+                    && x.reason().equals(d.reason()) && Objects.equals(x.source(), d.source())
+                    && Objects.equals(x.host(), d.host())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

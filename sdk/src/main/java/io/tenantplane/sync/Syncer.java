@@ -64,6 +64,7 @@ public final class Syncer implements AutoCloseable {
     private final ApiClient host;
     private final WorkQueue<Work> queue;
     private final Map<TenantKey, TenantState> tenants = new ConcurrentHashMap<>();
+    private final Map<TenantKey, String> tenantClusterVersions = new ConcurrentHashMap<>();
     private final Object watchLock = new Object();
     private final Map<HostScope, Watcher> hostWatchers = new HashMap<>();
     private final Map<HostScope, Set<TenantKey>> hostWatcherUsers = new HashMap<>();
@@ -127,7 +128,7 @@ public final class Syncer implements AutoCloseable {
                 : options.namespaces();
         for (String ns : scopes) {
             clusterWatchers.add(watch(kind(TenantCluster.API_VERSION, TenantCluster.KIND), ns, null,
-                    (type, o) -> tenantClusterChanged(o), false));
+                    this::tenantClusterChanged, false));
             clusterWatchers.add(watch(kind(SyncPolicy.API_VERSION, SyncPolicy.KIND), ns, null,
                     (type, o) -> referencedChanged(o), true));
             clusterWatchers.add(watch(kind(IsolationProfile.API_VERSION, IsolationProfile.KIND), ns, null,
@@ -169,11 +170,23 @@ public final class Syncer implements AutoCloseable {
 
     // ------------------------------------------------------------------ events
 
-    private void tenantClusterChanged(JsonObject tc) {
+    /**
+     * Queues a full pass when a TenantCluster's spec changed or its deletion began; changes of its status and
+     * finalizers (written by the passes themselves) are not a reason for another pass.
+     */
+    private void tenantClusterChanged(String type, JsonObject tc) {
         String ns = Json.string(tc, "metadata", "namespace");
         String name = Json.string(tc, "metadata", "name");
-        if (ns != null && name != null) {
-            queue.add(new TenantWork(new TenantKey(ns, name)));
+        if (ns == null || name == null) {
+            return;
+        }
+        TenantKey key = new TenantKey(ns, name);
+        JsonObject meta = Json.object(tc, "metadata");
+        String seen = type.equals("DELETED") ? null : String.valueOf(meta.get("generation")) + "|"
+                + Json.string(tc, "metadata", "deletionTimestamp");
+        String before = seen == null ? tenantClusterVersions.remove(key) : tenantClusterVersions.put(key, seen);
+        if (seen == null || !seen.equals(before)) {
+            queue.add(new TenantWork(key));
         }
     }
 

@@ -72,6 +72,21 @@ class DecisionRingTest {
     }
 
     @Test
+    void aDecisionThatWroteNothingIsNotRecordedAgainWhileTheRingHoldsIt() {
+        DecisionRing ring = new DecisionRing(10, CLOCK);
+        ring.decision(DEV, created("a"));
+        ring.decision(DEV, created("a"));
+        ring.decision(DEV, created("b"));
+        ring.decision(DEV, created("a"));
+        assertEquals(List.of("b", "a"), ring.recent(DEV, 10).stream()
+                .map(r -> r.outcome().decision().source().name()).toList());
+        Decision write = created("a").decision();
+        ring.decision(DEV, new Outcome.Applied(write, null, 1));
+        ring.decision(DEV, new Outcome.Applied(write, null, 1));
+        assertEquals(4, ring.recent(DEV, 10).size(), "every write is recorded");
+    }
+
+    @Test
     void rejectsACapacityBelowOneNamingTheArgument() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new DecisionRing(0, CLOCK));
         assertTrue(e.getMessage().contains("capacity"));

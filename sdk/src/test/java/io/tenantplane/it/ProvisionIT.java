@@ -1,0 +1,224 @@
+package io.tenantplane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.tenantplane.ProvisionReport;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.testkit.KubeApiServer;
+import io.tenantplane.testkit.RequestLog;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Provisioning, status and removal of tenants on the host. */
+class ProvisionIT {
+
+    private Live live;
+    private TenantPlane plane;
+
+    @BeforeEach
+    void start() {
+        live = Live.start();
+        plane = live.plane();
+    }
+
+    @AfterEach
+    void stop() {
+        live.close();
+    }
+
+    private TenantCluster tenantCluster(String tenant) {
+        JsonObject tc = live.customResources(tenant).stream()
+                .filter(o -> "TenantCluster".equals(Json.string(o, "kind"))).findFirst().orElseThrow();
+        return TenantCluster.fromJson(tc).orElseThrow();
+    }
+
+    /** Creates the profile and policy, then lets ensure() create the TenantCluster itself. */
+    private ProvisionReport provision(String tenant) {
+        live.createTenant(tenant, o -> {
+            if ("TenantCluster".equals(Json.string(o, "kind"))) {
+                Json.child(o, "metadata").addProperty("name", "unused-" + tenant);
+            }
+        });
+        live.hostKube.delete("TenantCluster", live.namespace, "unused-" + tenant);
+        return plane.ensure(tenantCluster(tenant));
+    }
+
+    private JsonObject tc(String tenant) {
+        return live.hostKube.require("TenantCluster", live.namespace, tenant);
+    }
+
+    private static Map<String, JsonObject> conditions(JsonObject tc) {
+        Map<String, JsonObject> m = new HashMap<>();
+        JsonArray arr = tc.getAsJsonObject("status").getAsJsonArray("conditions");
+        for (JsonElement e : arr) {
+            m.put(Json.string(e.getAsJsonObject(), "type"), e.getAsJsonObject());
+        }
+        return m;
+    }
+
+    /** Plays the StatefulSet controller: reports every replica ready. */
+    private void controlPlaneBecomesReady(String tenant) {
+        JsonObject sts = live.hostKube.require("StatefulSet", live.namespace, tenant + "-control-plane");
+        sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}"));
+        live.hostKube.updateStatus(sts);
+    }
+
+    @Test
+    void provisioningAppliesTheBoundaryAndControlPlaneAndWritesStatusConditions() {
+        ProvisionReport first = provision("dev");
+
+        assertTrue(first.succeeded(), first.outcomes()::toString);
+        assertTrue(first.statusWritten());
+        for (String[] o : new String[][] {{"StatefulSet", "dev-control-plane"}, {"Service", "dev-api"},
+                {"Secret", "dev-kubeconfig"}, {"NetworkPolicy", "dev-default-deny"}, {"ResourceQuota", "dev-quota"},
+                {"LimitRange", "dev-limits"}, {"ServiceAccount", "dev-workload"}, {"Role", "dev-control-plane"}}) {
+            JsonObject host = live.hostKube.require(o[0], live.namespace, o[1]);
+            assertEquals("dev", Json.labels(host).get("tenantplane.io/tenant"), o[0] + " " + o[1]);
+        }
+        assertEquals("restricted", Json.labels(live.hostKube.require("Namespace", null, live.namespace))
+                .get("pod-security.kubernetes.io/enforce"), "the shared namespace gets the Pod Security labels");
+        JsonObject tc = tc("dev");
+        assertTrue(Json.gson().fromJson(tc.getAsJsonObject("metadata").get("finalizers"), List.class)
+                .contains("tenantplane.io/cleanup"));
+        assertEquals("Provisioning", Json.string(tc, "status", "phase"));
+        assertEquals(live.namespace, Json.string(tc, "status", "hostNamespace"));
+        assertEquals("dev-kubeconfig", Json.string(tc, "status", "kubeconfigSecretRef", "name"));
+        assertEquals(1L, tc.getAsJsonObject("status").get("observedGeneration").getAsLong());
+        Map<String, JsonObject> c = conditions(tc);
+        assertEquals("False", Json.string(c.get("Ready"), "status"));
+        assertEquals("ControlPlaneNotReady", Json.string(c.get("Ready"), "reason"));
+        assertEquals("True", Json.string(c.get("IsolationApplied"), "status"));
+        assertEquals("False", Json.string(c.get("Degraded"), "status"));
+        assertEquals("Unknown", Json.string(c.get("Synced"), "status"));
+        assertEquals("ReplicasNotReady", Json.string(c.get("ControlPlaneReady"), "reason"));
+        String isolatedSince = Json.string(c.get("IsolationApplied"), "lastTransitionTime");
+
+        controlPlaneBecomesReady("dev");
+        ProvisionReport second = plane.ensure(live.key("dev"));
+
+        JsonObject ready = tc("dev");
+        Map<String, JsonObject> c2 = conditions(ready);
+        assertEquals("Ready", Json.string(ready, "status", "phase"));
+        assertEquals("True", Json.string(c2.get("Ready"), "status"));
+        assertEquals("TenantReady", Json.string(c2.get("Ready"), "reason"));
+        assertEquals("True", Json.string(c2.get("ControlPlaneReady"), "status"));
+        assertEquals(isolatedSince, Json.string(c2.get("IsolationApplied"), "lastTransitionTime"),
+                "an unchanged condition keeps its lastTransitionTime");
+        assertTrue(second.outcomes().stream().allMatch(o -> o.decision().action() == Action.UNCHANGED),
+                second.outcomes()::toString);
+
+        KubeApiServer server = live.hostServer().orElse(null);
+        if (server != null) {
+            server.requests().reset();
+            ProvisionReport third = plane.ensure(live.key("dev"));
+            assertFalse(third.statusWritten());
+            assertEquals(0, server.requests().writes(), server.requests()::toString);
+        }
+    }
+
+    @Test
+    void aBadSpecGetsReadyFalseNamingTheFieldAndNothingElseIsWritten() {
+        KubeApiServer server = live.hostServer().orElse(null);
+        assumeTrue(server != null, "counting writes needs the in-process host server");
+        live.createTenant("dev", o -> {
+            if ("TenantCluster".equals(Json.string(o, "kind"))) {
+                Json.child(o, "spec", "controlPlane").addProperty("replicas", 3);
+            }
+        });
+        server.requests().reset();
+
+        ProvisionReport r = plane.ensure(live.key("dev"));
+
+        assertFalse(r.succeeded());
+        JsonObject tc = tc("dev");
+        Map<String, JsonObject> c = conditions(tc);
+        assertEquals("False", Json.string(c.get("Ready"), "status"));
+        assertEquals("InvalidSpec", Json.string(c.get("Ready"), "reason"));
+        assertTrue(Json.string(c.get("Ready"), "message").contains("spec.controlPlane"),
+                Json.string(c.get("Ready"), "message"));
+        assertEquals("InvalidSpec", Json.string(c.get("Accepted"), "reason"));
+        assertEquals("Pending", Json.string(tc, "status", "phase"));
+        List<RequestLog.Entry> writes = server.requests().entries().stream().filter(RequestLog.Entry::isWrite)
+                .toList();
+        assertEquals(1, writes.size(), writes::toString);
+        assertEquals("tenantclusters/status", writes.get(0).resource());
+        assertEquals("tenantplane.io", writes.get(0).group());
+        assertTrue(live.hostKube.get("StatefulSet", live.namespace, "dev-control-plane").isEmpty());
+
+        server.requests().reset();
+        plane.ensure(live.key("dev"));
+        assertEquals(0, server.requests().writes(), "the same problem is not written twice");
+    }
+
+    @Test
+    void aForeignObjectHoldingANameTheTenantNeedsMakesItDegradedAndIsNeverOverwritten() {
+        JsonObject foreign = live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-api","namespace":"%s"},
+                 "spec":{"selector":{"app":"billing"},"ports":[{"port":443,"targetPort":8443}]}}"""
+                .formatted(live.namespace)));
+
+        ProvisionReport r = provision("dev");
+
+        Decision conflict = r.outcomes().stream().map(o -> o.decision())
+                .filter(d -> d.kind().equals("Service") && "dev-api".equals(d.host().name())).findFirst().orElseThrow();
+        assertEquals(Action.CONFLICT, conflict.action());
+        assertEquals("ForeignObject", conflict.reason());
+        JsonObject after = live.hostKube.require("Service", live.namespace, "dev-api");
+        assertEquals(Json.string(foreign, "metadata", "resourceVersion"), Json.string(after, "metadata",
+                "resourceVersion"));
+        Map<String, JsonObject> c = conditions(tc("dev"));
+        assertEquals("True", Json.string(c.get("Degraded"), "status"));
+        assertEquals("ForeignObject", Json.string(c.get("Degraded"), "reason"));
+        assertTrue(Json.string(c.get("Degraded"), "message").contains("dev-api"));
+        assertEquals("Degraded", Json.string(tc("dev"), "status", "phase"));
+    }
+
+    @Test
+    void deletingATenantClusterRemovesExactlyWhatWasCreatedForItAndThenItsFinalizer() {
+        provision("dev");
+        provision("qa");
+        Kube devApi = live.tenant("dev");
+        Kube qaApi = live.tenant("qa");
+        devApi.create(SyncIT.pod("default", "web", Map.of("app", "web")));
+        qaApi.create(SyncIT.pod("default", "web", Map.of("app", "web")));
+        assertTrue(plane.converge(live.key("dev")).converged());
+        assertTrue(plane.converge(live.key("qa")).converged());
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"platform-settings","namespace":"%s",
+                 "labels":{"tenantplane.io/tenant":"dev"}},"data":{"a":"b"}}""".formatted(live.namespace)));
+
+        live.hostKube.delete("TenantCluster", live.namespace, "dev");
+        assertNotNull(Json.string(tc("dev"), "metadata", "deletionTimestamp"), "the finalizer holds it");
+        ProvisionReport r = plane.ensure(live.key("dev"));
+
+        assertTrue(r.gone(), r.outcomes()::toString);
+        assertTrue(live.hostKube.get("TenantCluster", live.namespace, "dev").isEmpty());
+        assertTrue(r.outcomes().stream().allMatch(o -> o.decision().action() == Action.DELETE
+                || "FinalizerRemoved".equals(o.decision().reason())), r.outcomes()::toString);
+        for (String[] o : new String[][] {{"Pod", "web-x-default-x-dev"}, {"StatefulSet", "dev-control-plane"},
+                {"Service", "dev-api"}, {"NetworkPolicy", "dev-default-deny"}, {"ServiceAccount", "dev-workload"}}) {
+            assertTrue(live.hostKube.get(o[0], live.namespace, o[1]).isEmpty(), o[0] + " " + o[1] + " is removed");
+        }
+        for (String[] o : new String[][] {{"Pod", "web-x-default-x-qa"}, {"StatefulSet", "qa-control-plane"},
+                {"Service", "qa-api"}, {"NetworkPolicy", "qa-default-deny"}, {"ConfigMap", "platform-settings"}}) {
+            assertTrue(live.hostKube.get(o[0], live.namespace, o[1]).isPresent(), o[0] + " " + o[1] + " stays");
+        }
+        assertTrue(live.hostKube.get("Namespace", null, live.namespace).isPresent());
+        assertTrue(live.hostKube.get("TenantCluster", live.namespace, "qa").isPresent());
+    }
+}
