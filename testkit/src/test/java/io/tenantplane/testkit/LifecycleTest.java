@@ -81,6 +81,8 @@ class LifecycleTest {
             ApiClient client = Config.fromConfig(kubeconfig.toString());
             assertEquals(server.url(), client.getBasePath());
             assertFalse(new CoreV1Api(client).listNamespace().execute().getItems().isEmpty());
+            ApiClient fromUrl = Config.fromUrl(server.url(), false);
+            assertFalse(new CoreV1Api(fromUrl).listNamespace().execute().getItems().isEmpty());
         }
     }
 
