@@ -88,6 +88,28 @@ final class Checks {
         });
     }
 
+    /** The API server's limit on the size of all annotations of one object, keys and values together. */
+    static final int ANNOTATIONS_MAX_BYTES = 256 * 1024;
+
+    /** Adds a problem per invalid annotation key, and one when the annotations are larger than the API allows. */
+    static void annotations(String field, Map<String, String> annotations, List<Problem> out) {
+        long bytes = 0;
+        for (var e : annotations.entrySet()) {
+            if (!isQualifiedName(e.getKey())) {
+                out.add(Problem.of(field + "[" + e.getKey() + "]", "\"" + e.getKey() + "\" is not a valid annotation "
+                        + "key: use an optional DNS subdomain prefix and '/', then letters, digits, '-', '_' and '.' "
+                        + "(at most 63)"));
+            }
+            bytes += e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    + (e.getValue() == null ? 0 : e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+        }
+        if (bytes > ANNOTATIONS_MAX_BYTES) {
+            out.add(Problem.of(field, "the annotations take " + bytes + " bytes; the API server allows at most "
+                    + ANNOTATIONS_MAX_BYTES + " bytes (256 KiB) for all annotations of an object: keep large data "
+                    + "elsewhere, e.g. in a ConfigMap"));
+        }
+    }
+
     /** The value of a Kubernetes quantity such as {@code 500m} or {@code 4Gi}, or empty when it is not one. */
     static Optional<BigDecimal> quantity(String s) {
         if (s == null || s.isBlank()) {

@@ -43,6 +43,7 @@ final class ObjectValidation {
             Checks.label("metadata.namespace", m.namespace(), "a valid namespace name", out);
         }
         Checks.labels("metadata.labels", m.labels(), out);
+        Checks.annotations("metadata.annotations", m.annotations(), out);
     }
 
     static void conditions(String field, List<Condition> conditions, List<Problem> out) {

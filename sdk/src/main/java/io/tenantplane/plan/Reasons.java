@@ -42,7 +42,10 @@ public final class Reasons {
     public static final String FOREIGN_OBJECT = "ForeignObject";
     /** Conflict: two tenant objects map to one host name (a hash collision). Nothing is written. */
     public static final String NAME_COLLISION = "NameCollision";
-    /** Error: the tenant object is malformed (no kind, name or namespace, or an invalid name). */
+    /**
+     * Error: the tenant object is malformed (no kind, name or namespace, an invalid name, or a label or annotation key
+     * the host would refuse).
+     */
     public static final String INVALID_SOURCE = TransformResult.INVALID_SOURCE;
     /** Error: the pod breaks the isolation profile's Pod Security level; the message names the field. */
     public static final String POD_SECURITY_VIOLATION = TransformResult.POD_SECURITY_VIOLATION;

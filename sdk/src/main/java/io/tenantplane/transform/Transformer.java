@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * Turns one tenant object into the host object that represents it. Pure and thread-safe; the input is never
  * modified, and every field the transform does not know survives unchanged.
  *
- * <p>For every kind: a deep copy; host name and namespace; tenant-supplied {@code tenantplane.io/*} labels and
+ * <p>For every kind: labels and annotation keys the host would refuse are an {@code InvalidSource} rejection naming
+ * the key; a deep copy; host name and namespace; tenant-supplied {@code tenantplane.io/*} labels and
  * annotations stripped, then the full reverse-mapping metadata added (see {@link ReverseMapping}); host-owned fields
  * stripped ({@code uid}, {@code resourceVersion}, {@code generation}, {@code creationTimestamp},
  * {@code deletionTimestamp}, {@code deletionGracePeriodSeconds}, {@code managedFields}, {@code selfLink},
@@ -68,6 +69,10 @@ public final class Transformer {
             "volume.kubernetes.io/", "volume.beta.kubernetes.io/");
     private static final Set<String> TENANT_CONTROLLER_SLICE_MANAGERS = Set.of("endpointslice-controller.k8s.io",
             "endpointslicemirroring-controller.k8s.io");
+    private static final java.util.regex.Pattern QUALIFIED_NAME =
+            java.util.regex.Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+    private static final java.util.regex.Pattern LABEL_VALUE =
+            java.util.regex.Pattern.compile("|[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
     static final String SLICE_MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
 
@@ -136,6 +141,10 @@ public final class Transformer {
         TransformResult early = tenantOnly(w);
         if (early != null) {
             return early;
+        }
+        TransformResult refused = metadataTheHostRefuses(w);
+        if (refused != null) {
+            return refused;
         }
         JsonObject meta = Json.child(w.host, "metadata");
         HOST_OWNED_METADATA.forEach(meta::remove);
@@ -236,6 +245,66 @@ public final class Transformer {
                             + "filled with a host credential");
         }
         return null;
+    }
+
+    /**
+     * A label or annotation key, or a label value, that the host API server would refuse (the tenant API refuses them
+     * too, but objects also come from files): the plan names it instead of a write that fails. Reserved
+     * {@code tenantplane.io/*} keys are left out; they are stripped anyway.
+     */
+    private static TransformResult metadataTheHostRefuses(Work w) {
+        for (String field : List.of("labels", "annotations")) {
+            JsonObject m = Json.object(w.host, "metadata", field);
+            if (m == null) {
+                continue;
+            }
+            String what = field.equals("labels") ? "label" : "annotation";
+            for (var e : m.entrySet()) {
+                String key = e.getKey();
+                if (ReverseMapping.isReserved(key)) {
+                    continue;
+                }
+                String path = "metadata." + field + "[" + printable(key) + "]";
+                if (!isQualifiedName(key)) {
+                    return new TransformResult.Rejected(w.src, TransformResult.INVALID_SOURCE, path, path + ": '"
+                            + printable(key) + "' is not a valid " + what + " key: use an optional DNS subdomain "
+                            + "prefix and '/', then at most 63 ASCII letters, digits, '-', '_' and '.', starting and "
+                            + "ending with a letter or digit");
+                }
+                JsonElement v = e.getValue();
+                boolean text = v.isJsonPrimitive() && v.getAsJsonPrimitive().isString();
+                if (field.equals("labels") && !(text && LABEL_VALUE.matcher(v.getAsString()).matches())) {
+                    String shown = text ? v.getAsString() : v.toString();
+                    return new TransformResult.Rejected(w.src, TransformResult.INVALID_SOURCE, path, path + ": '"
+                            + printable(shown) + "' is not a valid label value: use at most 63 ASCII letters, "
+                            + "digits, '-', '_' and '.', starting and ending with a letter or digit");
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isQualifiedName(String key) {
+        int slash = key.indexOf('/');
+        String name = slash < 0 ? key : key.substring(slash + 1);
+        if (slash >= 0 && !HostNames.isDns1123Subdomain(key.substring(0, slash))) {
+            return false;
+        }
+        return name.length() <= 63 && QUALIFIED_NAME.matcher(name).matches();
+    }
+
+    /** {@code s} with control and other invisible characters written as Java escapes, so messages stay readable. */
+    private static String printable(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        s.codePoints().forEach(cp -> {
+            int type = Character.getType(cp);
+            if (type == Character.CONTROL || type == Character.FORMAT || type == Character.UNASSIGNED) {
+                b.append(String.format("\\u%04X", cp));
+            } else {
+                b.appendCodePoint(cp);
+            }
+        });
+        return b.toString();
     }
 
     private void addReverseMapping(Work w) {
