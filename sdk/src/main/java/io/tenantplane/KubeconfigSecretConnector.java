@@ -5,6 +5,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.TenantKey;
@@ -19,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /** {@link TenantConnector#kubeconfigSecret}: the tenant's kubeconfig Secret, read from the host. */
 final class KubeconfigSecretConnector implements TenantConnector {
 
-    static final String DEFAULT_KEY = "config";
+    static final String DEFAULT_KEY = ControlPlaneNames.KUBECONFIG_KEY;
 
     private final Reader host;
     private final Map<TenantKey, Cached> clients = new ConcurrentHashMap<>();
@@ -32,8 +33,9 @@ final class KubeconfigSecretConnector implements TenantConnector {
     public ApiClient connect(TenantCluster tc) {
         TenantCluster.SecretKeyRef ref = tc.status() == null ? null : tc.status().kubeconfigSecretRef();
         if (ref == null || ref.name() == null) {
-            throw new TenantApiUnavailableException("TenantCluster " + tc.id() + " has no status.kubeconfigSecretRef"
-                    + " yet: its control plane has not published a kubeconfig");
+            // Before the first status write the Secret is still where the control plane renderer puts it.
+            ref = new TenantCluster.SecretKeyRef(ControlPlaneNames.of(tc).kubeconfigSecret(), tc.namespace(),
+                    ControlPlaneNames.KUBECONFIG_KEY);
         }
         String ns = ref.namespace() == null ? tc.namespace() : ref.namespace();
         String key = ref.key() == null ? DEFAULT_KEY : ref.key();

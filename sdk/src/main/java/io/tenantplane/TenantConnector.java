@@ -22,9 +22,10 @@ public interface TenantConnector {
     ApiClient connect(TenantCluster tenantCluster);
 
     /**
-     * Reads {@code status.kubeconfigSecretRef} of the TenantCluster (a Secret in the host cluster, key {@code config}
-     * by default) with {@code hostClient} and builds a client from that kubeconfig with client-java's
-     * {@code KubeConfig}. Clients are cached per tenant until the Secret changes.
+     * Reads the Secret named by {@code status.kubeconfigSecretRef} of the TenantCluster (by default, and before the
+     * status names one, {@code <tenant>-kubeconfig} in its namespace, key {@code config}) with {@code hostClient} and
+     * builds a client from that kubeconfig with client-java's {@code KubeConfig}. Clients are cached per tenant until
+     * the Secret changes.
      */
     static TenantConnector kubeconfigSecret(ApiClient hostClient) {
         return new KubeconfigSecretConnector(java.util.Objects.requireNonNull(hostClient, "hostClient"));
