@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /** Decisions recorded as events.k8s.io/v1 Events on the TenantCluster. */
 class EventsIT {
@@ -21,8 +22,8 @@ class EventsIT {
     private Live live;
 
     @BeforeEach
-    void start() {
-        live = Live.start();
+    void start(TestInfo test) {
+        live = Live.start(test.getTags().contains(Live.HOOKS));
         live.createTenant("dev");
     }
 

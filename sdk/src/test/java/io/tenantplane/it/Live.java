@@ -35,37 +35,62 @@ final class Live implements AutoCloseable {
     static final Path REPO = Path.of("..");
     static final Path EXAMPLES = REPO.resolve("examples/yaml");
 
-    final TestCluster hostCluster;
+    private final TestCluster realCluster;
+    private final KubeApiServer hostServer;
+    private final Path tempDir;
     final ApiClient host;
     final Kube hostKube;
     final String namespace;
     private final Map<String, KubeApiServer> tenantServers = new LinkedHashMap<>();
     private final Map<String, ApiClient> tenantClients = new LinkedHashMap<>();
 
-    private Live(TestCluster hostCluster, String namespace) {
-        this.hostCluster = hostCluster;
+    private Live(TestCluster realCluster, KubeApiServer hostServer, Path kubeconfig, Path tempDir, String namespace) {
+        this.realCluster = realCluster;
+        this.hostServer = hostServer;
+        this.tempDir = tempDir;
         this.namespace = namespace;
-        this.host = client(hostCluster.kubeconfig());
+        this.host = client(kubeconfig);
         this.hostKube = new Kube(host);
     }
 
+    /** Tag of tests that need the in-process server's hooks (request log, faults, playing a kubelet). */
+    static final String HOOKS = "hooks";
+
     /** A host with the CRDs and a host namespace ({@code team-dev} in process, a unique one on a real cluster). */
     static Live start() {
-        TestCluster cluster = TestCluster.start(KubeApiServer.builder()
-                .namespaces("default", "kube-system", "kube-public", "kube-node-lease", "team-dev"));
-        String ns = cluster.isReal() ? cluster.uniqueName("team-dev") : "team-dev";
-        Live live = new Live(cluster, ns);
-        live.installCrds();
-        if (cluster.isReal()) {
-            live.hostKube.create(Kube.json("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
-                    + ns + "\"}}"));
+        return start(false);
+    }
+
+    /**
+     * As {@link #start()}; with {@code inProcess} the host is an in-process server even when the run targets a real
+     * cluster ({@code -Dtenantplane.it.realCluster=true}), for tests that count requests or inject faults.
+     */
+    static Live start(boolean inProcess) {
+        Live live;
+        if (!inProcess && Boolean.getBoolean(TestCluster.REAL_CLUSTER_PROPERTY)) {
+            TestCluster cluster = TestCluster.start();
+            live = new Live(cluster, null, cluster.kubeconfig(), null, cluster.uniqueName("team-dev"));
+            live.installCrds();
+            live.hostKube.create(Kube.json("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":"
+                    + "{\"name\":\"" + live.namespace + "\"}}"));
+            return live;
         }
+        KubeApiServer server = KubeApiServer.builder()
+                .namespaces("default", "kube-system", "kube-public", "kube-node-lease", "team-dev").build().start();
+        try {
+            Path dir = Files.createTempDirectory("live-it-");
+            live = new Live(null, server, server.writeKubeconfig(dir), dir, "team-dev");
+        } catch (IOException e) {
+            server.close();
+            throw new UncheckedIOException(e);
+        }
+        live.installCrds();
         return live;
     }
 
     /** The in-process server, for request counts and faults (absent on a real cluster). */
     Optional<KubeApiServer> hostServer() {
-        return hostCluster.server();
+        return Optional.ofNullable(hostServer);
     }
 
     KubeApiServer requireHostServer() {
@@ -201,6 +226,16 @@ final class Live implements AutoCloseable {
     @Override
     public void close() {
         tenantServers.values().forEach(KubeApiServer::close);
-        hostCluster.close();
+        if (realCluster != null) {
+            hostKube.delete("Namespace", null, namespace);
+            realCluster.close();
+            return;
+        }
+        hostServer.close();
+        try {
+            Files.walk(tempDir).sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

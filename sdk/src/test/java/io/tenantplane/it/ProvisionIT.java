@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -22,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /** Provisioning, status and removal of tenants on the host. */
 class ProvisionIT {
@@ -31,8 +32,8 @@ class ProvisionIT {
     private TenantPlane plane;
 
     @BeforeEach
-    void start() {
-        live = Live.start();
+    void start(TestInfo test) {
+        live = Live.start(test.getTags().contains(Live.HOOKS));
         plane = live.plane();
     }
 
@@ -79,6 +80,7 @@ class ProvisionIT {
     }
 
     @Test
+    @Tag(Live.HOOKS)
     void provisioningAppliesTheBoundaryAndControlPlaneAndWritesStatusConditions() {
         ProvisionReport first = provision("dev");
 
@@ -122,19 +124,17 @@ class ProvisionIT {
         assertTrue(second.outcomes().stream().allMatch(o -> o.decision().action() == Action.UNCHANGED),
                 second.outcomes()::toString);
 
-        KubeApiServer server = live.hostServer().orElse(null);
-        if (server != null) {
-            server.requests().reset();
-            ProvisionReport third = plane.ensure(live.key("dev"));
-            assertFalse(third.statusWritten());
-            assertEquals(0, server.requests().writes(), server.requests()::toString);
-        }
+        KubeApiServer server = live.requireHostServer();
+        server.requests().reset();
+        ProvisionReport third = plane.ensure(live.key("dev"));
+        assertFalse(third.statusWritten());
+        assertEquals(0, server.requests().writes(), server.requests()::toString);
     }
 
     @Test
+    @Tag(Live.HOOKS)
     void aBadSpecGetsReadyFalseNamingTheFieldAndNothingElseIsWritten() {
-        KubeApiServer server = live.hostServer().orElse(null);
-        assumeTrue(server != null, "counting writes needs the in-process host server");
+        KubeApiServer server = live.requireHostServer();
         live.createTenant("dev", o -> {
             if ("TenantCluster".equals(Json.string(o, "kind"))) {
                 Json.child(o, "spec", "controlPlane").addProperty("replicas", 3);

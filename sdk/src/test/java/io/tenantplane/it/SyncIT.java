@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.ConvergenceReport;
@@ -25,7 +24,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /** Convergence of tenant workloads to the host, against real-protocol API servers. */
 class SyncIT {
@@ -35,8 +36,8 @@ class SyncIT {
     private Kube dev;
 
     @BeforeEach
-    void start() {
-        live = Live.start();
+    void start(TestInfo test) {
+        live = Live.start(test.getTags().contains(Live.HOOKS));
         live.createTenant("dev");
         dev = live.tenant("dev");
         plane = live.plane();
@@ -281,9 +282,9 @@ class SyncIT {
     }
 
     @Test
+    @Tag(Live.HOOKS)
     void aConflictDuringApplyIsRetriedWithTheObjectReadAgainAndConverges() {
-        KubeApiServer server = live.hostServer().orElse(null);
-        assumeTrue(server != null, "fault injection needs the in-process host server");
+        KubeApiServer server = live.requireHostServer();
         dev.create(Kube.json("""
                 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"},
                  "data":{"mode":"blue"}}"""));
@@ -308,9 +309,9 @@ class SyncIT {
     }
 
     @Test
+    @Tag(Live.HOOKS)
     void aSecondPassOverAConvergedTenantWritesNothing() {
-        KubeApiServer server = live.hostServer().orElse(null);
-        assumeTrue(server != null, "counting requests needs the in-process host server");
+        KubeApiServer server = live.requireHostServer();
         createExampleWorkloads();
         assertTrue(plane.converge(live.key("dev")).converged());
         server.requests().reset();
@@ -352,8 +353,8 @@ class SyncIT {
     }
 
     @Test
+    @Tag(Live.HOOKS)
     void podStatusAndNodeBindingFlowBackToTheTenant() {
-        assumeTrue(live.hostServer().isPresent(), "plays the host scheduler and kubelet on the in-process server");
         dev.create(pod("default", "web", Map.of("app", "web")));
         plane.converge(live.key("dev"));
         JsonObject node = Kube.json("""

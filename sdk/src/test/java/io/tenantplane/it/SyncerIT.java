@@ -17,7 +17,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /** The watch-driven Syncer: changes on either side converge in seconds, and it stops cleanly. */
 class SyncerIT {
@@ -35,8 +37,8 @@ class SyncerIT {
     };
 
     @BeforeEach
-    void start() {
-        live = Live.start();
+    void start(TestInfo test) {
+        live = Live.start(test.getTags().contains(Live.HOOKS));
         live.createTenant("dev");
         dev = live.tenant("dev");
         plane = live.plane();
@@ -72,6 +74,7 @@ class SyncerIT {
     }
 
     @Test
+    @Tag(Live.HOOKS)
     void aChangeOnEitherSideConvergesWithinSecondsWithoutListingAgain() throws Exception {
         dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
         try (Syncer syncer = plane.syncer(options()).start()) {
@@ -120,6 +123,7 @@ class SyncerIT {
     }
 
     @Test
+    @Tag(Live.HOOKS)
     void closeStopsEveryThreadAndWatch() throws Exception {
         dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
         Syncer syncer = plane.syncer(options()).start();
