@@ -1,0 +1,103 @@
+package io.tenantplane;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.tenantplane.json.Json;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ProvisionPlanTest {
+
+    private static final String OURS = """
+            {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-api","namespace":"team-dev",
+             "labels":{"tenantplane.io/managed-by":"tenantplane","tenantplane.io/tenant":"dev",
+                       "tenantplane.io/component":"control-plane"}},
+             "spec":{"ports":[{"port":443,"targetPort":6443}]}}""";
+
+    private static JsonObject json(String s) {
+        return JsonParser.parseString(s).getAsJsonObject();
+    }
+
+    private static JsonObject with(String base, java.util.function.Consumer<JsonObject> edit) {
+        JsonObject o = json(base);
+        edit.accept(o);
+        return o;
+    }
+
+    static Stream<Arguments> cases() {
+        JsonObject desired = json(OURS);
+        return Stream.of(
+                Arguments.of("absent: created", desired, null, Action.CREATE, "NotOnHost"),
+                Arguments.of("ours and equal, with server defaults: unchanged", desired,
+                        with(OURS, o -> o.getAsJsonObject("spec").addProperty("clusterIP", "10.0.0.7")),
+                        Action.UNCHANGED, "InSync"),
+                Arguments.of("ours and edited: updated, naming the field", desired,
+                        with(OURS, o -> o.getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject()
+                                .addProperty("targetPort", 8080)), Action.UPDATE, "OutOfSync"),
+                Arguments.of("held by an object without our labels: conflict", desired,
+                        json("{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"dev-api\","
+                                + "\"namespace\":\"team-dev\"}}"), Action.CONFLICT, "ForeignObject"),
+                Arguments.of("held by another tenant's object: conflict", desired,
+                        with(OURS, o -> Json.child(o, "metadata", "labels").addProperty("tenantplane.io/tenant", "qa")),
+                        Action.CONFLICT, "ForeignObject"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void decidesEachRenderedObjectAgainstTheHostObjectOfItsName(String name, JsonObject desired, JsonObject observed,
+                                                                Action action, String reason) {
+        Decision d = ProvisionPlan.decide("dev", "team-dev/dev", desired, observed);
+        assertEquals(action, d.action(), d::toString);
+        assertEquals(reason, d.reason());
+        if (action == Action.UPDATE) {
+            assertTrue(d.message().contains("spec.ports[0].targetPort"), d.message());
+        }
+    }
+
+    @ParameterizedTest(name = "shared namespace with labels {0}: {1}")
+    @MethodSource("namespaces")
+    void setsOnlyLabelsOnANamespaceItDoesNotOwn(String labels, Action action) {
+        JsonObject desired = json("""
+                {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-dev",
+                 "labels":{"pod-security.kubernetes.io/enforce":"restricted"}}}""");
+        JsonObject observed = json("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"team-dev\","
+                + "\"labels\":" + labels + "},\"spec\":{\"finalizers\":[\"kubernetes\"]}}");
+        Decision d = ProvisionPlan.decide("dev", "team-dev/dev", desired, observed);
+        assertEquals(action, d.action());
+        if (action == Action.UPDATE) {
+            assertEquals("platform", Json.labels(d.desired()).get("team"), "other labels are kept");
+            assertEquals("restricted", Json.labels(d.desired()).get("pod-security.kubernetes.io/enforce"));
+            assertEquals("kubernetes", d.desired().getAsJsonObject("spec").getAsJsonArray("finalizers").get(0)
+                    .getAsString());
+        }
+    }
+
+    static Stream<Arguments> namespaces() {
+        return Stream.of(
+                Arguments.of("{\"team\":\"platform\"}", Action.UPDATE),
+                Arguments.of("{\"team\":\"platform\",\"pod-security.kubernetes.io/enforce\":\"baseline\"}",
+                        Action.UPDATE),
+                Arguments.of("{\"pod-security.kubernetes.io/enforce\":\"restricted\"}", Action.UNCHANGED));
+    }
+
+    @org.junit.jupiter.api.Test
+    void keepsTheDataAnotherWriterPutIntoARenderedSecret() {
+        JsonObject desired = json("""
+                {"apiVersion":"v1","kind":"Secret","metadata":{"name":"dev-kubeconfig","namespace":"team-dev",
+                 "labels":{"tenantplane.io/managed-by":"tenantplane","tenantplane.io/tenant":"dev","app":"x"}},
+                 "type":"Opaque"}""");
+        JsonObject observed = desired.deepCopy();
+        Json.child(observed, "metadata", "labels").addProperty("app", "edited");
+        observed.add("data", json("{\"config\":\"a3ViZWNvbmZpZw==\"}"));
+        Decision d = ProvisionPlan.decide("dev", "team-dev/dev", desired, observed);
+        assertEquals(Action.UPDATE, d.action());
+        assertEquals("a3ViZWNvbmZpZw==", Json.string(d.desired(), "data", "config"));
+    }
+}

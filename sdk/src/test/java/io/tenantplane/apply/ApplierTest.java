@@ -1,0 +1,147 @@
+package io.tenantplane.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.util.ClientBuilder;
+import io.tenantplane.json.Json;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.testkit.FaultRule;
+import io.tenantplane.testkit.KubeApiServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The applier over HTTP, against the in-process API server. */
+class ApplierTest {
+
+    private KubeApiServer server;
+    private ApiClient client;
+    private Applier applier;
+
+    @BeforeEach
+    void start() {
+        server = KubeApiServer.builder().build().start();
+        client = new ClientBuilder().setBasePath(server.url()).build();
+        applier = Applier.builder().client(client).backoff(Duration.ofMillis(1), Duration.ofMillis(5)).build();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private static JsonObject configMap(String name, String value) {
+        return JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"default"},
+                 "data":{"v":"%s"}}""".formatted(name, value)).getAsJsonObject();
+    }
+
+    private static Decision decision(Action action, String name, JsonObject desired, JsonObject observed) {
+        return new Decision(action, "ConfigMap", null, new Decision.HostRef("default", name), "Test", "test",
+                desired, observed);
+    }
+
+    private JsonObject created(String name, String value) {
+        Outcome o = applier.apply(decision(Action.CREATE, name, configMap(name, value), null), Applier.Replanner.NONE);
+        return assertInstanceOf(Outcome.Applied.class, o, o::toString).result();
+    }
+
+    @Test
+    void anUpdateWithAStaleResourceVersionIsReplannedAgainstTheObjectAsItIsNow() {
+        JsonObject first = created("a", "1");
+        JsonObject concurrent = first.deepCopy();
+        concurrent.getAsJsonObject("data").addProperty("v", "someone else");
+        applier.apply(decision(Action.UPDATE, "a", concurrent, first), Applier.Replanner.NONE);
+        List<JsonObject> seen = new ArrayList<>();
+
+        Outcome o = applier.apply(decision(Action.UPDATE, "a", configMap("a", "2"), first), (stale, current) -> {
+            seen.add(current);
+            return decision(Action.UPDATE, "a", configMap("a", "2"), current);
+        });
+
+        Outcome.Applied applied = assertInstanceOf(Outcome.Applied.class, o, o::toString);
+        assertEquals(2, applied.attempts());
+        assertEquals("someone else", Json.string(seen.get(0), "data", "v"), "re-planned against what is there now");
+        assertEquals("2", Json.string(applied.result(), "data", "v"));
+    }
+
+    @Test
+    void aDeleteNeverRemovesAnObjectThatWasReplacedSinceItWasRead() throws Exception {
+        JsonObject old = created("a", "1");
+        applier.apply(decision(Action.DELETE, "a", null, old), Applier.Replanner.NONE);
+        JsonObject replacement = created("a", "new");
+
+        Outcome o = applier.apply(decision(Action.DELETE, "a", null, old), Applier.Replanner.NONE);
+
+        Outcome.Failed failed = assertInstanceOf(Outcome.Failed.class, o, o::toString);
+        assertEquals(409, failed.code());
+        assertEquals(1, failed.attempts(), "without a replanner there is nothing to retry");
+        assertTrue(failed.message().contains("UID"), failed.message());
+        assertEquals(Json.string(replacement, "metadata", "uid"), new CoreV1Api(client)
+                .readNamespacedConfigMap("a", "default").execute().getMetadata().getUid(), "the replacement is there");
+    }
+
+    @Test
+    void aCreateThatFindsTheNameTakenBecomesWhatTheReplannerDecides() {
+        JsonObject foreign = created("a", "foreign");
+
+        Outcome o = applier.apply(decision(Action.CREATE, "a", configMap("a", "mine"), null),
+                (stale, current) -> decision(Action.CONFLICT, "a", null, current));
+
+        assertInstanceOf(Outcome.NotWritten.class, o);
+        assertEquals(Action.CONFLICT, o.decision().action());
+        assertEquals(Json.string(foreign, "metadata", "uid"), Json.string(o.decision().observed(), "metadata", "uid"));
+    }
+
+    @Test
+    void serverErrorsAreRetriedWithinTheAttemptBudgetAndThenReportedAsData() {
+        server.faults().add(FaultRule.on("create", "configmaps").times(2).respond(503));
+        assertEquals(3, ((Outcome.Applied) applier.apply(decision(Action.CREATE, "a", configMap("a", "1"), null),
+                Applier.Replanner.NONE)).attempts());
+
+        server.faults().add(FaultRule.on("create", "configmaps").respond(500));
+        Outcome o = applier.apply(decision(Action.CREATE, "b", configMap("b", "1"), null), Applier.Replanner.NONE);
+        Outcome.Failed failed = assertInstanceOf(Outcome.Failed.class, o);
+        assertEquals(500, failed.code());
+        assertEquals(5, failed.attempts());
+    }
+
+    @Test
+    void anInvalidObjectIsAFailedOutcomeNotAnException() {
+        JsonObject bad = configMap("Not_A_Name", "1");
+        Outcome o = applier.apply(decision(Action.CREATE, "Not_A_Name", bad, null), Applier.Replanner.NONE);
+        Outcome.Failed failed = assertInstanceOf(Outcome.Failed.class, o, o::toString);
+        assertEquals(422, failed.code());
+        assertEquals("Invalid", failed.reason());
+    }
+
+    @Test
+    void decisionsThatWriteNothingSendNothing() {
+        server.requests().reset();
+        Outcome o = applier.apply(decision(Action.UNCHANGED, "a", configMap("a", "1"), configMap("a", "1")),
+                Applier.Replanner.NONE);
+        assertInstanceOf(Outcome.NotWritten.class, o);
+        assertEquals(0, server.requests().total());
+    }
+
+    @Test
+    void theBuilderNamesWhatIsMissingOrWrong() {
+        assertTrue(assertThrows(IllegalStateException.class, () -> Applier.builder().build()).getMessage()
+                .contains("client"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Applier.builder().maxAttempts(0)).getMessage()
+                .contains("maxAttempts"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Applier.builder()
+                .backoff(Duration.ofSeconds(2), Duration.ofSeconds(1))).getMessage().contains("max backoff"));
+    }
+}
