@@ -20,7 +20,6 @@ import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
-import io.tenantplane.transform.Transformer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -123,7 +122,6 @@ final class Converger {
         private final SyncPolicy policy;
         private final SyncRules rules;
         private final TransformOptions options;
-        private final Transformer transformer;
         private final Reader tenantReader;
         private final Resources tenantResources;
         private final Applier tenantApplier;
@@ -139,7 +137,6 @@ final class Converger {
             this.policy = ctx.policy();
             this.rules = SyncRules.of(policy);
             this.options = Options.from(ctx.cluster(), ctx.profile(), policy);
-            this.transformer = new Transformer(tenant, hostNs, policy, options);
             this.tenantReader = new Reader(tenantClient);
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
@@ -150,7 +147,8 @@ final class Converger {
             List<JsonObject> tenantObjects = new ArrayList<>();
             List<JsonObject> hostObjects = new ArrayList<>();
             Set<String> listed = new java.util.HashSet<>();
-            for (SyncPolicy.KindRule rule : policy.spec().kinds()) {
+            for (SyncPolicy.KindRule rule : policy.spec() == null ? List.<SyncPolicy.KindRule>of()
+                    : policy.spec().kinds()) {
                 if (rule == null || rule.kind() == null || !rule.toHost() || !listed.add(rule.kind())) {
                     continue;
                 }

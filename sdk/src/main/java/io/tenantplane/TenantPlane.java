@@ -3,7 +3,6 @@ package io.tenantplane;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
-import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.explain.Explainer;
 import io.tenantplane.explain.Explanation;
 import io.tenantplane.explain.TraceResult;
@@ -328,11 +327,6 @@ public final class TenantPlane {
     /** The clock the plane stamps conditions and Events with. */
     public Clock clock() {
         return clock;
-    }
-
-    /** The kinds the Syncer and passes resolve without discovery. */
-    static Optional<ResourceKind> wellKnown(String apiVersion, String kind) {
-        return ResourceKind.wellKnown(apiVersion, kind);
     }
 
     private ConvergenceReport failed(TenantKey tenant, String reason, String message) {

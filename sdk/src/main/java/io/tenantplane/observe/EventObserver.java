@@ -97,7 +97,7 @@ public final class EventObserver implements Observer {
         synchronized (known) {
             Known k = known.get(name);
             if (k != null && Duration.between(k.lastWrite(), now).compareTo(seriesInterval) < 0) {
-                known.put(name, new Known(k.event(), k.count() + 1, k.lastWrite(), k.written()));
+                known.put(name, new Known(k.event(), k.count() + 1, k.lastWrite()));
                 return;
             }
             write = k == null
@@ -110,7 +110,7 @@ public final class EventObserver implements Observer {
         synchronized (known) {
             if (result instanceof Outcome.Applied a && a.result() != null) {
                 long count = seriesCount(a.result());
-                known.put(name, new Known(a.result(), count, now, count));
+                known.put(name, new Known(a.result(), count, now));
             } else {
                 known.remove(name);
                 LOG.log(System.Logger.Level.DEBUG, "event " + name + " not written: " + result);
@@ -245,7 +245,7 @@ public final class EventObserver implements Observer {
         }
     }
 
-    private record Known(JsonObject event, long count, Instant lastWrite, long written) {
+    private record Known(JsonObject event, long count, Instant lastWrite) {
     }
 
     /** Configures an {@link EventObserver}. Not thread-safe; {@link #build()} copies the configuration. */

@@ -325,7 +325,8 @@ public final class Syncer implements AutoCloseable {
     private void configureWatches(TenantKey key, TenantState state, TenantContext ctx, ApiClient client) {
         Map<String, ResourceKind> wanted = new HashMap<>();
         Resources tenantResources = Resources.of(client);
-        for (SyncPolicy.KindRule r : ctx.policy().spec().kinds()) {
+        for (SyncPolicy.KindRule r : ctx.policy().spec() == null ? List.<SyncPolicy.KindRule>of()
+                : ctx.policy().spec().kinds()) {
             if (r != null && r.kind() != null && r.toHost()) {
                 wanted.putIfAbsent(r.kind(), tenantResources.resolve(r.effectiveApiVersion(), r.kind()));
             }
