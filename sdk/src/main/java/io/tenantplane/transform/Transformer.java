@@ -43,7 +43,8 @@ import java.util.stream.Collectors;
  *       {@code None}), {@code healthCheckNodePort} and {@code ports[].nodePort} dropped; a non-empty selector gets
  *       the tenant and virtual-namespace labels.</li>
  *   <li>Ingress: backend Service names and TLS Secret names rewritten.</li>
- *   <li>Endpoints / EndpointSlice: {@code targetRef}s and the {@code kubernetes.io/service-name} label rewritten.</li>
+ *   <li>Endpoints / EndpointSlice: {@code targetRef}s and the {@code kubernetes.io/service-name} label rewritten; a
+ *       {@code targetRef} to another namespace refused.</li>
  *   <li>NetworkPolicy / PodDisruptionBudget: selectors scoped to the tenant and virtual namespace.</li>
  *   <li>ServiceAccount: token {@code secrets} dropped, {@code imagePullSecrets} rewritten.</li>
  *   <li>PersistentVolumeClaim: {@code volumeName} dropped unless PersistentVolumes are synced, data sources rewritten,
@@ -631,7 +632,11 @@ public final class Transformer {
         for (int i = 0; subsets != null && i < subsets.size(); i++) {
             if (subsets.get(i).isJsonObject()) {
                 for (String list : List.of("addresses", "notReadyAddresses")) {
-                    targetRefs(w, array(subsets.get(i).getAsJsonObject(), list));
+                    TransformResult refused = targetRefs(w, array(subsets.get(i).getAsJsonObject(), list),
+                            "subsets[" + i + "]." + list);
+                    if (refused != null) {
+                        return refused;
+                    }
                 }
             }
         }
@@ -650,24 +655,34 @@ public final class Transformer {
                     "EndpointSlice " + w.src.virtualNamespace() + "/" + w.src.name() + " was made by the tenant's "
                             + manager + "; on the host the host's own controller makes the slices of synced Services");
         }
-        targetRefs(w, array(w.host, "endpoints"));
-        return null;
+        return targetRefs(w, array(w.host, "endpoints"), "endpoints");
     }
 
-    private void targetRefs(Work w, JsonArray addresses) {
+    /**
+     * Rewrites the {@code targetRef}s of endpoint addresses to host names. A reference to another namespace is refused:
+     * on the host it could name another tenant's pod (or any host object) as the endpoint's target.
+     */
+    private TransformResult targetRefs(Work w, JsonArray addresses, String path) {
         for (int k = 0; addresses != null && k < addresses.size(); k++) {
             JsonObject ref = addresses.get(k).isJsonObject() ? Json.object(addresses.get(k).getAsJsonObject(), "targetRef") : null;
             String kind = ref == null ? null : Json.string(ref, "kind");
             String ns = ref == null ? null : Json.string(ref, "namespace");
             String name = ref == null ? null : Json.string(ref, "name");
-            if (kind != null && name != null && (ns == null || ns.equals(w.src.virtualNamespace()))
-                    && rules.syncsToHost(kind, w.src.virtualNamespace())) {
+            if (ns != null && !ns.equals(w.src.virtualNamespace())) {
+                String field = path + "[" + k + "].targetRef.namespace";
+                return new TransformResult.Rejected(w.src, TransformResult.FIELD_NOT_ALLOWED, field, field + ": '"
+                        + ns + "' is not the endpoints' own namespace " + w.src.virtualNamespace() + "; on the host a "
+                        + "reference to another namespace could name another tenant's pod: remove it or point it at "
+                        + "an object of namespace " + w.src.virtualNamespace());
+            }
+            if (kind != null && name != null && rules.syncsToHost(kind, w.src.virtualNamespace())) {
                 ref.addProperty("name", host(w, kind, name, "targetRef.name"));
                 ref.addProperty("namespace", hostNamespace);
                 ref.remove("uid");
                 ref.remove("resourceVersion");
             }
         }
+        return null;
     }
 
     // ---------------------------------------------------------------- NetworkPolicy, PDB, ServiceAccount, PVC
