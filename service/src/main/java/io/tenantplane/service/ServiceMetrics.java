@@ -1,9 +1,13 @@
 package io.tenantplane.service;
 
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.observe.TenantKey;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
@@ -16,7 +20,11 @@ import org.eclipse.microprofile.metrics.annotation.RegistryScope;
  * <ul>
  *   <li>{@value #LEADER}: 1 while this replica leads, else 0</li>
  *   <li>{@value #WORKQUEUE_DEPTH}: keys waiting in the reconcile work queue</li>
- *   <li>{@value #API_ERRORS}{@code {code}}: failed calls to the host API, by HTTP status ({@code 0} = no answer)</li>
+ *   <li>{@value #API_ERRORS}{@code {code}}: failed calls to the host and tenant APIs, by HTTP status ({@code 0} = no
+ *       answer)</li>
+ *   <li>{@value #DECISIONS}{@code {namespace,tenant,kind,action}}: executed decisions</li>
+ *   <li>{@value #PASS_DURATION}{@code _seconds{namespace,tenant}}: duration of convergence passes</li>
+ *   <li>{@value #TENANTS}{@code {phase}}: TenantClusters by {@code status.phase}</li>
  * </ul>
  *
  * <p>The argument shapes match the SDK observer's {@code queueDepth(int)} and {@code apiError(..., int code)}, so
@@ -29,8 +37,14 @@ public class ServiceMetrics {
     public static final String LEADER = "tenantplane_leader";
     /** Gauge: reconcile work-queue depth. */
     public static final String WORKQUEUE_DEPTH = "tenantplane_workqueue_depth";
-    /** Counter: failed host API calls by status code. */
+    /** Counter: failed host and tenant API calls by status code. */
     public static final String API_ERRORS = "tenantplane_api_errors_total";
+    /** Counter: executed decisions by tenant, kind and action. */
+    public static final String DECISIONS = "tenantplane_sync_decisions_total";
+    /** Timer: convergence pass duration per tenant; Prometheus shows it in seconds as {@code ..._seconds}. */
+    public static final String PASS_DURATION = "tenantplane_pass_duration";
+    /** Gauge: TenantClusters by phase. */
+    public static final String TENANTS = "tenantplane_tenants";
 
     private final MetricRegistry registry;
     private final AtomicInteger leader = new AtomicInteger();
@@ -74,9 +88,48 @@ public class ServiceMetrics {
     public void apiError(int code) {
         registry.counter(Metadata.builder()
                         .withName(API_ERRORS)
-                        .withDescription("Failed calls to the host API server, by HTTP status (0 = no answer)")
+                        .withDescription("Failed calls to the host and tenant API servers, by HTTP status (0 = no answer)")
                         .withUnit(MetricUnits.NONE)
                         .build(),
                 new Tag("code", Integer.toString(code))).inc();
+    }
+
+    /** One decision was executed for {@code tenant}: {@code action} in CamelCase ({@code Create}, ...). */
+    public void decision(TenantKey tenant, String kind, String action) {
+        registry.counter(Metadata.builder()
+                        .withName(DECISIONS)
+                        .withDescription("Decisions executed, by tenant, kind and action (Create, Update, Unchanged,"
+                                + " Delete, Skip, Conflict, Error)")
+                        .withUnit(MetricUnits.NONE)
+                        .build(),
+                new Tag("namespace", tenant.namespace()), new Tag("tenant", tenant.name()), new Tag("kind", kind),
+                new Tag("action", action)).inc();
+    }
+
+    /** One convergence pass over {@code tenant} took {@code took}. */
+    public void passFinished(TenantKey tenant, Duration took) {
+        registry.timer(Metadata.builder()
+                        .withName(PASS_DURATION)
+                        .withDescription("Duration of one convergence pass over a tenant (all its kinds, or one"
+                                + " object after a watch event)")
+                        .withUnit(MetricUnits.SECONDS)
+                        .build(),
+                new Tag("namespace", tenant.namespace()), new Tag("tenant", tenant.name())).update(took);
+    }
+
+    /**
+     * Registers one {@value #TENANTS} gauge per phase (so every phase shows, zeros included).
+     *
+     * @param countInPhase how many TenantClusters are in a phase now, given its CamelCase value ({@code Ready})
+     */
+    public void tenantsByPhase(ToLongFunction<String> countInPhase) {
+        for (TenantCluster.Phase phase : TenantCluster.Phase.values()) {
+            String value = phase.value();
+            registry.gauge(Metadata.builder()
+                    .withName(TENANTS)
+                    .withDescription("TenantClusters by status.phase, as the watch cache sees them")
+                    .withUnit(MetricUnits.NONE)
+                    .build(), countInPhase, f -> f.applyAsLong(value), new Tag("phase", value));
+        }
     }
 }

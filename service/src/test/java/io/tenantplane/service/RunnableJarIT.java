@@ -66,6 +66,7 @@ class RunnableJarIT {
     @Test
     void packagedJarTalksToTheHostApiWithItsOwnLibsTakesTheLeaseAndIsReady() throws Exception {
         try (KubeApiServer host = KubeApiServer.builder().namespaces("default", "tenantplane-system").build().start()) {
+            Kube.at(host.url()).installCrds();
             int port = freePort();
             Process service = start(workDir.resolve("host.log"), "-Dserver.port=" + port,
                     "-Dtenantplane.host.url=" + host.url(), "-Dtenantplane.lease.identity=packaged-replica");
@@ -73,7 +74,14 @@ class RunnableJarIT {
                 HttpResponse<String> ready = awaitHttp(service, port, "/health/ready", 200);
                 assertTrue(ready.body().contains("\"leader\":true"), ready.body());
                 assertTrue(ready.body().contains("\"holder\":\"packaged-replica\""), ready.body());
-                assertTrue(get(port, "/metrics").body().contains("\ntenantplane_leader{mp_scope=\"application\",} 1.0"));
+                assertTrue(ready.body().contains("\"informers\":\"ready\""), ready.body());
+                String metrics = get(port, "/metrics").body();
+                assertTrue(metrics.contains("\ntenantplane_leader{mp_scope=\"application\",} 1.0"), metrics);
+                assertTrue(metrics.contains("\ntenantplane_tenants{mp_scope=\"application\",phase=\"Ready\",} 0.0"),
+                        metrics);
+                HttpResponse<String> tenants = get(port, "/tenants");
+                assertEquals(200, tenants.statusCode(), tenants.body());
+                assertEquals("{\"items\":[]}", tenants.body());
             } finally {
                 service.destroy();
             }

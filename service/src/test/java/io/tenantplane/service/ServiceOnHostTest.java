@@ -94,33 +94,35 @@ class ServiceOnHostTest {
     @Test
     void aClosedReadinessGateMakesTheReplicaNotReadyAndSaysWhy() throws Exception {
         awaitLeaderReady();
-        try (ServiceStatus.Gate informers = status.readinessGate("informers", "TenantCluster informer not synced")) {
+        try (ServiceStatus.Gate gate = status.readinessGate("test-gate", "a test holds this gate closed")) {
             Response notReady = target.path("/health/ready").request().get();
             assertEquals(503, notReady.getStatus());
             JsonObject data = Probes.check(notReady.readEntity(JsonObject.class), "host").getJsonObject("data");
-            assertEquals("TenantCluster informer not synced", data.getString("informers"));
+            assertEquals("a test holds this gate closed", data.getString("test-gate"));
+            assertEquals("ready", data.getString(Reconciler.GATE), "the informers have listed");
 
-            informers.ready();
+            gate.ready();
             Response ready = target.path("/health/ready").request().get();
             assertEquals(200, ready.getStatus());
             assertEquals("ready", Probes.check(ready.readEntity(JsonObject.class), "host").getJsonObject("data")
-                    .getString("informers"));
+                    .getString("test-gate"));
         }
     }
 
     @Test
     void aStalledWorkLoopMakesTheServiceNotAlive() throws Exception {
         awaitLeaderReady();
-        try (ServiceStatus.Heartbeat loop = status.heartbeat("reconcile", Duration.ofMillis(100))) {
+        try (ServiceStatus.Heartbeat loop = status.heartbeat("test-loop", Duration.ofSeconds(1))) {
             loop.beat();
             assertEquals(200, target.path("/health/live").request().get().getStatus());
 
-            Thread.sleep(300);
+            Thread.sleep(1500);
             Response stalled = target.path("/health/live").request().get();
             assertEquals(503, stalled.getStatus());
             JsonObject data = Probes.check(stalled.readEntity(JsonObject.class), "work-loops").getJsonObject("data");
-            assertTrue(data.getString("reconcile").startsWith("stalled"), data.toString());
+            assertTrue(data.getString("test-loop").startsWith("stalled"), data.toString());
             assertTrue(data.getString("lease-elector").startsWith("beating"), data.toString());
+            assertTrue(data.getString(Reconciler.LOOP).startsWith("beating"), data.toString());
         }
         assertEquals(200, target.path("/health/live").request().get().getStatus(), "a closed loop no longer counts");
     }

@@ -1,0 +1,164 @@
+package io.tenantplane.service;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import io.tenantplane.PlanRequest;
+import io.tenantplane.TenantContext;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.Resources;
+import io.tenantplane.apply.UnknownKindException;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.naming.HostNames;
+import io.tenantplane.naming.ReverseMapping;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Reads what the explain and trace endpoints need from the live API servers, as the CLI reads it from files: the
+ * tenant's objects of every kind its policy syncs (and of the kind asked about), and the host objects a pass would
+ * plan against. A read the server refuses fails the request (503): an answer must not rest on a partial view.
+ */
+final class LiveReads {
+
+    private static final int PAGE = 500;
+
+    private LiveReads() {
+    }
+
+    /** A read failed; the message says which. */
+    static final class ReadFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ReadFailed(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * What a pass over {@code ctx} would plan with, for a question about {@code kind} {@code virtualNamespace/name}:
+     * the tenant's objects of each kind its policy sends to the host and of {@code kind} (system namespaces left
+     * out), the host copies labelled with the tenant in its host namespace, and whatever holds the asked object's
+     * host name (a foreign object there is a Conflict).
+     */
+    static PlanRequest planRequest(TenantContext ctx, ApiClient tenant, ApiClient host, ResourceKind kind,
+                                   String virtualNamespace, String name) {
+        Map<String, String> kinds = new LinkedHashMap<>();
+        for (SyncPolicy.KindRule r : ctx.policy().spec().kinds()) {
+            if (r != null && r.kind() != null && r.toHost()) {
+                kinds.putIfAbsent(r.kind(), r.effectiveApiVersion());
+            }
+        }
+        kinds.putIfAbsent(kind.kind(), kind.apiVersion());
+        Resources tenantResources = Resources.of(tenant);
+        Resources hostResources = Resources.of(host);
+        List<JsonObject> tenantObjects = new ArrayList<>();
+        List<JsonObject> hostObjects = new ArrayList<>();
+        String selector = ReverseMapping.TENANT + "=" + ctx.tenant();
+        for (Map.Entry<String, String> e : kinds.entrySet()) {
+            ResourceKind tk;
+            ResourceKind hk;
+            try {
+                tk = tenantResources.resolve(e.getValue(), e.getKey());
+                hk = hostResources.resolve(tk.apiVersion(), tk.kind());
+            } catch (UnknownKindException unknown) {
+                throw new ReadFailed(unknown.getMessage());
+            }
+            for (JsonObject o : list(tenant, tk, null, null)) {
+                String ns = Json.string(o, "metadata", "namespace");
+                if (ns == null || !SyncPolicy.SYSTEM_NAMESPACES.contains(ns)) {
+                    tenantObjects.add(o);
+                }
+            }
+            hostObjects.addAll(list(host, hk, hk.namespaced() ? ctx.hostNamespace() : null, selector));
+        }
+        String hostName = virtualNamespace == null ? HostNames.clusterScopedHostName(name, ctx.tenant())
+                : HostNames.hostName(name, virtualNamespace, ctx.tenant());
+        String hostNamespace = kind.namespaced() ? ctx.hostNamespace() : null;
+        boolean listed = hostObjects.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
+                && hostName.equals(Json.string(o, "metadata", "name")));
+        if (!listed) {
+            get(host, hostResources.resolve(kind.apiVersion(), kind.kind()), hostNamespace, hostName)
+                    .ifPresent(hostObjects::add);
+        }
+        return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
+    }
+
+    /** Every object of {@code kind}, page by page, each with its apiVersion and kind. */
+    static List<JsonObject> list(ApiClient client, ResourceKind kind, String namespace, String labelSelector) {
+        var api = new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), client);
+        List<JsonObject> out = new ArrayList<>();
+        String cont = null;
+        do {
+            var options = new ListOptions();
+            options.setLimit(PAGE);
+            options.setContinue(cont);
+            options.setLabelSelector(labelSelector);
+            String what = "list " + kind.plural() + (namespace == null ? "" : " in " + namespace) + " at "
+                    + client.getBasePath();
+            KubernetesApiResponse<DynamicKubernetesListObject> r = call(what,
+                    () -> namespace == null ? api.list(options) : api.list(namespace, options));
+            if (!r.isSuccess() || r.getObject() == null) {
+                throw new ReadFailed(what + " failed: " + describe(r));
+            }
+            for (DynamicKubernetesObject o : r.getObject().getItems()) {
+                out.add(typed(o.getRaw(), kind));
+            }
+            cont = r.getObject().getMetadata() == null ? null : r.getObject().getMetadata().getContinue();
+        } while (cont != null && !cont.isEmpty());
+        return out;
+    }
+
+    /** The object, or empty when the server says 404. */
+    static Optional<JsonObject> get(ApiClient client, ResourceKind kind, String namespace, String name) {
+        var api = new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), client);
+        String what = "get " + kind.plural() + " " + (namespace == null ? "" : namespace + "/") + name + " at "
+                + client.getBasePath();
+        KubernetesApiResponse<DynamicKubernetesObject> r = call(what,
+                () -> kind.namespaced() ? api.get(namespace, name) : api.get(name));
+        if (r.getHttpStatusCode() == 404) {
+            return Optional.empty();
+        }
+        if (!r.isSuccess() || r.getObject() == null) {
+            throw new ReadFailed(what + " failed: " + describe(r));
+        }
+        return Optional.of(typed(r.getObject().getRaw(), kind));
+    }
+
+    /** client-java reports a call that got no answer as an unchecked exception. */
+    private static <T> T call(String what, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new ReadFailed(what + " failed: no answer (" + cause.getClass().getSimpleName()
+                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage()) + ")");
+        }
+    }
+
+    private static JsonObject typed(JsonObject raw, ResourceKind kind) {
+        JsonObject o = raw.deepCopy();
+        if (!o.has("apiVersion")) {
+            o.addProperty("apiVersion", kind.apiVersion());
+        }
+        if (!o.has("kind")) {
+            o.addProperty("kind", kind.kind());
+        }
+        return o;
+    }
+
+    private static String describe(KubernetesApiResponse<?> r) {
+        String message = r.getStatus() == null ? null : r.getStatus().getMessage();
+        return "HTTP " + r.getHttpStatusCode() + (message == null ? "" : " " + Objects.toString(message));
+    }
+}

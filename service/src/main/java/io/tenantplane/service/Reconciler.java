@@ -1,0 +1,341 @@
+package io.tenantplane.service;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.sync.Syncer;
+import io.tenantplane.sync.SyncerOptions;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The reconcile loop: keeps every TenantCluster provisioned and its workloads synced, on the leader only.
+ *
+ * <ul>
+ *   <li>On every replica, informers on the host keep a cache of TenantClusters, IsolationProfiles and SyncPolicies
+ *       (all namespaces, or {@code tenantplane.watch.namespaces}); the REST API and the {@code tenantplane_tenants}
+ *       gauge read it, and readiness waits for its first list (gate {@value #GATE}). A standby keeps it warm and
+ *       writes nothing.</li>
+ *   <li>While this replica leads, the SDK's {@link Syncer} runs: for each TenantCluster it provisions
+ *       ({@code ensure}: boundary, control plane, status; the finalizer path when the TenantCluster is being deleted)
+ *       and converges its workloads, then follows changes on both sides by watches. Its work queue is keyed per
+ *       tenant and per object, runs {@code tenantplane.concurrency} passes at once, retries failures with
+ *       exponential backoff and resyncs every tenant each {@code tenantplane.resync.interval}; a change to an
+ *       IsolationProfile or SyncPolicy queues a pass over the tenants of its namespace.</li>
+ *   <li>On losing leadership the Syncer is closed before the event returns, so writes stop before the Lease can
+ *       pass to another replica.</li>
+ * </ul>
+ *
+ * <p>A daemon thread ({@value #LOOP}) beats the liveness heartbeat, keeps the readiness gate current and restarts
+ * the Syncer should it have stopped while this replica leads.
+ */
+@ApplicationScoped
+public class Reconciler {
+
+    /** Name of the readiness gate that waits for the informers' first list. */
+    static final String GATE = "informers";
+    /** Name of the work loop in the liveness check. */
+    static final String LOOP = "reconciler";
+
+    private static final Logger LOG = Logger.getLogger(Reconciler.class.getName());
+    private static final Duration TICK = Duration.ofSeconds(1);
+    private static final Duration STALL = Duration.ofSeconds(30);
+
+    private final ServiceSettings settings;
+    private final ApiClient watchClient;
+    private final TenantPlane plane;
+    private final ServiceStatus status;
+    private final List<SharedInformerFactory> factories = new ArrayList<>();
+    private final List<Cache> tenantClusters = new ArrayList<>();
+    private final List<Cache> profiles = new ArrayList<>();
+    private final List<Cache> policies = new ArrayList<>();
+    private volatile String listError;
+    private volatile boolean leading;
+    private volatile boolean closed;
+    private Syncer syncer;
+    private Thread loop;
+    private ServiceStatus.Gate gate;
+    private ServiceStatus.Heartbeat heartbeat;
+
+    @Inject
+    Reconciler(ServiceSettings settings, HostClients clients, Engine engine, ServiceStatus status) {
+        this(settings, clients.newWatchClient(), engine.plane(), status);
+    }
+
+    /**
+     * A reconciler outside CDI (e.g. two replicas in one test).
+     *
+     * @param watchClient a host client without read timeout, for the informers
+     * @param plane       the plane the Syncer runs on (its host client is the one that writes)
+     */
+    Reconciler(ServiceSettings settings, ApiClient watchClient, TenantPlane plane, ServiceStatus status) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.watchClient = Objects.requireNonNull(watchClient, "watchClient");
+        this.plane = Objects.requireNonNull(plane, "plane");
+        this.status = Objects.requireNonNull(status, "status");
+    }
+
+    /** For CDI proxies only. */
+    protected Reconciler() {
+        this.settings = null;
+        this.watchClient = null;
+        this.plane = null;
+        this.status = null;
+    }
+
+    /** A cache of one kind in one namespace (null: all namespaces). */
+    private record Cache(String namespace, SharedIndexInformer<DynamicKubernetesObject> informer) {
+        Optional<JsonObject> get(String ns, String name) {
+            if (namespace != null && !namespace.equals(ns)) {
+                return Optional.empty();
+            }
+            DynamicKubernetesObject o = informer.getIndexer().getByKey(ns + "/" + name);
+            return o == null ? Optional.empty() : Optional.of(o.getRaw());
+        }
+    }
+
+    /** Starts the informers and the loop; leadership events then start and stop the Syncer. */
+    synchronized void start() {
+        if (loop != null || closed) {
+            return;
+        }
+        gate = status.readinessGate(GATE, "waiting for the first list of TenantClusters, IsolationProfiles and"
+                + " SyncPolicies");
+        heartbeat = status.heartbeat(LOOP, STALL);
+        List<String> scopes = settings.watchesAllNamespaces() ? Collections.singletonList(null)
+                : settings.watchNamespaces();
+        for (String ns : scopes) {
+            tenantClusters.add(informer(TenantCluster.PLURAL, ns));
+            profiles.add(informer(IsolationProfile.PLURAL, ns));
+            policies.add(informer(SyncPolicy.PLURAL, ns));
+        }
+        factories.forEach(SharedInformerFactory::startAllRegisteredInformers);
+        loop = Thread.ofPlatform().daemon().name("tenantplane-" + LOOP).start(this::run);
+    }
+
+    private Cache informer(String plural, String namespace) {
+        var api = new DynamicKubernetesApi(TenantCluster.GROUP, "v1alpha1", plural, watchClient);
+        // One factory per informer: a factory keeps one informer per Java type, and all three kinds are dynamic.
+        var factory = new SharedInformerFactory(watchClient);
+        SharedIndexInformer<DynamicKubernetesObject> informer = factory.sharedIndexInformerFor(api,
+                DynamicKubernetesObject.class, 0, namespace == null ? "" : namespace,
+                (type, error) -> listFailed(plural, namespace, error));
+        factories.add(factory);
+        return new Cache(namespace, informer);
+    }
+
+    private void listFailed(String plural, String namespace, Throwable error) {
+        String why = "cannot list or watch " + plural + (namespace == null ? "" : " in " + namespace) + ": "
+                + describe(error);
+        listError = why;
+        LOG.log(Level.FINE, why, error);
+    }
+
+    /** Observes the election: lead on {@code true}, stop all writes on {@code false}. */
+    void leadershipChanged(@Observes LeadershipChanged event) {
+        if (event.leading()) {
+            lead();
+        } else {
+            standBy();
+        }
+    }
+
+    /** This replica leads: run the Syncer. */
+    synchronized void lead() {
+        if (closed) {
+            return;
+        }
+        leading = true;
+        startSyncer();
+    }
+
+    /** This replica no longer leads: stop the Syncer and wait until its passes have stopped. */
+    synchronized void standBy() {
+        leading = false;
+        stopSyncer();
+    }
+
+    private void startSyncer() {
+        if (syncer != null && syncer.isRunning()) {
+            return;
+        }
+        SyncerOptions options = SyncerOptions.defaults()
+                .withNamespaces(settings.watchNamespaces())
+                .withWorkers(settings.concurrency())
+                .withResyncPeriod(settings.resyncInterval())
+                .withThreads(Thread.ofVirtual().name("tenantplane-sync-", 0).factory());
+        try {
+            syncer = plane.syncer(options).start();
+            LOG.info(() -> "Leading: reconciling TenantClusters in " + (settings.watchesAllNamespaces()
+                    ? "all namespaces" : String.join(", ", settings.watchNamespaces())) + " with "
+                    + settings.concurrency() + " workers");
+        } catch (RuntimeException e) {
+            // The loop tries again at its next tick.
+            LOG.log(Level.WARNING, "Could not start reconciling; retrying", e);
+            syncer = null;
+        }
+    }
+
+    private void stopSyncer() {
+        Syncer s = syncer;
+        syncer = null;
+        if (s != null) {
+            s.close();
+            plane.observer().queueDepth(0);
+            LOG.info("Stopped reconciling (not leading)");
+        }
+    }
+
+    private void run() {
+        while (!closed) {
+            boolean synced = informersSynced();
+            if (synced) {
+                gate.ready();
+            } else {
+                String error = listError;
+                gate.notReady("waiting for the first list of TenantClusters, IsolationProfiles and SyncPolicies"
+                        + (error == null ? "" : "; last error: " + error));
+            }
+            synchronized (this) {
+                if (leading && !closed && (syncer == null || !syncer.isRunning())) {
+                    startSyncer();
+                }
+            }
+            heartbeat.beat();
+            try {
+                Thread.sleep(TICK);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Stops the Syncer, the informers and the loop. Idempotent. */
+    @PreDestroy
+    void close() {
+        Thread t;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            leading = false;
+            stopSyncer();
+            t = loop;
+        }
+        factories.forEach(f -> f.stopAllRegisteredInformers(true));
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(TICK.multipliedBy(5).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (gate != null) {
+            gate.close();
+        }
+        if (heartbeat != null) {
+            heartbeat.close();
+        }
+    }
+
+    // ------------------------------------------------------------------ the cache, for REST and metrics
+
+    /** True once every informer has listed. */
+    boolean informersSynced() {
+        for (List<Cache> caches : List.of(tenantClusters, profiles, policies)) {
+            for (Cache c : caches) {
+                if (!c.informer().hasSynced()) {
+                    return false;
+                }
+            }
+        }
+        return !tenantClusters.isEmpty();
+    }
+
+    /** True while this replica leads and reconciles. */
+    boolean leading() {
+        return leading;
+    }
+
+    /** Every TenantCluster in the cache, by namespace and name; copies the caller may change. */
+    List<JsonObject> tenantClusters() {
+        List<JsonObject> out = new ArrayList<>();
+        for (Cache c : tenantClusters) {
+            for (DynamicKubernetesObject o : c.informer().getIndexer().list()) {
+                out.add(o.getRaw().deepCopy());
+            }
+        }
+        out.sort(Comparator.comparing((JsonObject o) -> Json.string(o, "metadata", "namespace"))
+                .thenComparing(o -> Json.string(o, "metadata", "name")));
+        return out;
+    }
+
+    /** The TenantCluster from the cache, a copy. */
+    Optional<JsonObject> tenantCluster(TenantKey key) {
+        return find(tenantClusters, key.namespace(), key.name());
+    }
+
+    /** The IsolationProfile from the cache, a copy. */
+    Optional<JsonObject> isolationProfile(String namespace, String name) {
+        return find(profiles, namespace, name);
+    }
+
+    /** The SyncPolicy from the cache, a copy. */
+    Optional<JsonObject> syncPolicy(String namespace, String name) {
+        return find(policies, namespace, name);
+    }
+
+    /** How many cached TenantClusters are in {@code phase}; those without a phase yet count as Pending. */
+    long countInPhase(String phase) {
+        long n = 0;
+        for (Cache c : tenantClusters) {
+            for (DynamicKubernetesObject o : c.informer().getIndexer().list()) {
+                String p = Json.string(o.getRaw(), "status", "phase");
+                if (phase.equals(p == null ? TenantCluster.Phase.PENDING.value() : p)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static Optional<JsonObject> find(List<Cache> caches, String namespace, String name) {
+        for (Cache c : caches) {
+            Optional<JsonObject> o = c.get(namespace, name);
+            if (o.isPresent()) {
+                return Optional.of(o.get().deepCopy());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String describe(Throwable error) {
+        if (error instanceof io.kubernetes.client.openapi.ApiException e && e.getCode() != 0) {
+            return "HTTP " + e.getCode() + (e.getCode() == 404 ? " (are the tenantplane CRDs installed?)" : "");
+        }
+        Throwable cause = error.getCause() != null ? error.getCause() : error;
+        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+    }
+}

@@ -1,0 +1,204 @@
+package io.tenantplane.service;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.LoadedObject;
+import io.tenantplane.model.Manifests;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+
+/** What a test does to an API server by hand, as kubectl would: client-java dynamic calls with JSON objects. */
+final class Kube {
+
+    static final Path REPO = Path.of(System.getProperty("tenantplane.repo.root", "..")).toAbsolutePath().normalize();
+    static final Path EXAMPLES = REPO.resolve("examples/yaml");
+
+    private final ApiClient client;
+
+    Kube(ApiClient client) {
+        this.client = client;
+    }
+
+    /** A client of the server at {@code url}. */
+    static Kube at(String url) {
+        return new Kube(new ClientBuilder().setBasePath(url).build());
+    }
+
+    /** A client of the server at {@code url} that counts the writes it sends (any method but GET). */
+    static ApiClient countingWrites(String url, AtomicLong writes) {
+        ApiClient c = new ClientBuilder().setBasePath(url).build();
+        c.setHttpClient(c.getHttpClient().newBuilder().addInterceptor(chain -> {
+            if (!chain.request().method().equals("GET")) {
+                writes.incrementAndGet();
+            }
+            return chain.proceed(chain.request());
+        }).build());
+        return c;
+    }
+
+    ApiClient client() {
+        return client;
+    }
+
+    /** Creates the tenantplane CRDs from {@code k8s/crds}. */
+    Kube installCrds() {
+        for (LoadedObject lo : Manifests.read(REPO.resolve("k8s/crds"))) {
+            var crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
+            ok(crds.create(new DynamicKubernetesObject(lo.object())), "create CRD " + lo.name());
+        }
+        return this;
+    }
+
+    /** The objects of the YAML files, each with {@code edit} applied. */
+    static List<JsonObject> read(UnaryOperator<JsonObject> edit, Path... files) {
+        List<JsonObject> out = new ArrayList<>();
+        for (LoadedObject lo : Manifests.read(files)) {
+            out.add(edit.apply(lo.object().deepCopy()));
+        }
+        return out;
+    }
+
+    /** The example IsolationProfile, SyncPolicy and TenantCluster, the TenantCluster renamed, in {@code namespace}. */
+    static List<JsonObject> exampleTenant(String namespace, String tenant) {
+        return read(o -> {
+            Json.child(o, "metadata").addProperty("namespace", namespace);
+            if ("TenantCluster".equals(Json.string(o, "kind"))) {
+                Json.child(o, "metadata").addProperty("name", tenant);
+            }
+            return o;
+        }, EXAMPLES.resolve("isolationprofile.yaml"), EXAMPLES.resolve("syncpolicy.yaml"),
+                EXAMPLES.resolve("tenantcluster.yaml"));
+    }
+
+    /** The example tenant workloads, without the fields an API server sets (they show objects as read back). */
+    static List<JsonObject> exampleWorkloads() {
+        return read(o -> {
+            JsonObject meta = Json.child(o, "metadata");
+            for (String field : List.of("uid", "resourceVersion", "creationTimestamp", "managedFields")) {
+                meta.remove(field);
+            }
+            return o;
+        }, EXAMPLES.resolve("workloads"));
+    }
+
+    static JsonObject namespace(String name) {
+        JsonObject ns = new JsonObject();
+        ns.addProperty("apiVersion", "v1");
+        ns.addProperty("kind", "Namespace");
+        Json.child(ns, "metadata").addProperty("name", name);
+        return ns;
+    }
+
+    JsonObject create(JsonObject o) {
+        ResourceKind k = kind(Json.string(o, "apiVersion"), Json.string(o, "kind"));
+        String ns = Json.string(o, "metadata", "namespace");
+        DynamicKubernetesApi api = api(k);
+        var obj = new DynamicKubernetesObject(o);
+        return ok(k.namespaced() ? api.create(ns, obj, new io.kubernetes.client.util.generic.options.CreateOptions())
+                : api.create(obj), "create " + k.kind() + " " + Json.string(o, "metadata", "name")).getRaw();
+    }
+
+    void createAll(List<JsonObject> objects) {
+        objects.forEach(this::create);
+    }
+
+    JsonObject update(JsonObject o) {
+        ResourceKind k = kind(Json.string(o, "apiVersion"), Json.string(o, "kind"));
+        return ok(api(k).update(new DynamicKubernetesObject(o)), "update " + Json.string(o, "metadata", "name"))
+                .getRaw();
+    }
+
+    Optional<JsonObject> get(String kind, String namespace, String name) {
+        ResourceKind k = kind(null, kind);
+        KubernetesApiResponse<DynamicKubernetesObject> r = k.namespaced() ? api(k).get(namespace, name)
+                : api(k).get(name);
+        if (r.getHttpStatusCode() == 404) {
+            return Optional.empty();
+        }
+        return Optional.of(typed(ok(r, "get " + kind + " " + name).getRaw(), k));
+    }
+
+    JsonObject require(String kind, String namespace, String name) {
+        return get(kind, namespace, name).orElseThrow(() -> new AssertionError(kind + " " + namespace + "/" + name
+                + " not found"));
+    }
+
+    List<JsonObject> list(String kind, String namespace) {
+        ResourceKind k = kind(null, kind);
+        KubernetesApiResponse<DynamicKubernetesListObject> r = namespace == null ? api(k).list()
+                : api(k).list(namespace, new ListOptions());
+        List<JsonObject> out = new ArrayList<>();
+        for (DynamicKubernetesObject o : ok(r, "list " + kind).getItems()) {
+            out.add(typed(o.getRaw(), k));
+        }
+        return out;
+    }
+
+    void delete(String kind, String namespace, String name) {
+        ResourceKind k = kind(null, kind);
+        ok(k.namespaced() ? api(k).delete(namespace, name) : api(k).delete(name), "delete " + kind + " " + name);
+    }
+
+    private DynamicKubernetesApi api(ResourceKind k) {
+        return new DynamicKubernetesApi(k.group(), k.version(), k.plural(), client);
+    }
+
+    static ResourceKind kind(String apiVersion, String kind) {
+        return ResourceKind.wellKnown(apiVersion, kind).orElseThrow(() -> new IllegalArgumentException(kind));
+    }
+
+    private static JsonObject typed(JsonObject raw, ResourceKind k) {
+        JsonObject o = raw.deepCopy();
+        if (!o.has("apiVersion")) {
+            o.addProperty("apiVersion", k.apiVersion());
+        }
+        if (!o.has("kind")) {
+            o.addProperty("kind", k.kind());
+        }
+        return o;
+    }
+
+    private static <T extends io.kubernetes.client.common.KubernetesType> T ok(KubernetesApiResponse<T> r,
+                                                                             String what) {
+        if (!r.isSuccess()) {
+            throw new AssertionError(what + ": HTTP " + r.getHttpStatusCode() + " "
+                    + (r.getStatus() == null ? "" : r.getStatus().getMessage()));
+        }
+        return r.getObject();
+    }
+
+    /** Waits up to {@code timeout} for {@code condition}, checking every 50 ms. */
+    static boolean eventually(Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+            } catch (AssertionError | RuntimeException e) {
+                // not there yet
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return condition.getAsBoolean();
+    }
+}

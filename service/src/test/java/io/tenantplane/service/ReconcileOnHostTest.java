@@ -1,0 +1,344 @@
+package io.tenantplane.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.helidon.microprofile.testing.junit5.AddBean;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import io.tenantplane.PlanRequest;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.testkit.FaultRule;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The service reconciling real tenants: an in-process host with the CRDs and the examples applied through
+ * client-java, one in-process API server per tenant reached through a CDI-alternative {@link TestTenantConnector},
+ * and the service's own endpoints (health, metrics, REST, exported spans) observed from outside.
+ */
+@ExtendWith({OtlpCollectorExtension.class, HostServerExtension.class})
+@HelidonTest
+@AddBean(TestTenantConnector.class)
+@AddConfig(key = "tenantplane.lease.identity", value = "tenantplane-service-0")
+@AddConfig(key = "tenantplane.lease.retry-period", value = "PT0.5S")
+@AddConfig(key = "tenantplane.concurrency", value = "2")
+class ReconcileOnHostTest {
+
+    private static final Duration SYNC = Duration.ofSeconds(20);
+    private static final String NGINX_ON_HOST = "nginx-x-default-x-dev";
+
+    @Inject
+    WebTarget target;
+
+    /** The example tenant {@code dev} in {@code team-dev}, with the example workloads, synced to the host. */
+    private static synchronized void devIsSynced() {
+        Kube host = HostServerExtension.host();
+        if (host.get("TenantCluster", "team-dev", "dev").isEmpty()) {
+            HostServerExtension.tenant("dev").createAll(Kube.exampleWorkloads());
+            // One refused write on the way, for the API error counter.
+            HostServerExtension.server().faults().add(FaultRule.on("create", "configmaps").inNamespace("team-dev")
+                    .respond(500).times(1));
+            host.createAll(Kube.exampleTenant("team-dev", "dev"));
+        }
+        assertTrue(Kube.eventually(SYNC, () -> host.get("Pod", "team-dev", NGINX_ON_HOST).isPresent()),
+                "the tenant's nginx Pod reaches the host");
+    }
+
+    private static void createTenant(String namespace, String tenant, List<JsonObject> workloads) {
+        HostServerExtension.tenant(tenant).createAll(workloads);
+        Kube host = HostServerExtension.host();
+        for (JsonObject o : Kube.exampleTenant(namespace, tenant)) {
+            if (host.get(Json.string(o, "kind"), namespace, Json.string(o, "metadata", "name")).isEmpty()) {
+                host.create(o);
+            }
+        }
+    }
+
+    private static JsonObject pod(String name) {
+        return JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"default"},
+                 "spec":{"containers":[{"name":"app","image":"nginx:1.27",
+                   "securityContext":{"allowPrivilegeEscalation":false,"runAsNonRoot":true,
+                     "seccompProfile":{"type":"RuntimeDefault"},"capabilities":{"drop":["ALL"]}}}]}}
+                """.formatted(name)).getAsJsonObject();
+    }
+
+    private String get(String path) {
+        Response r = target.path(path).request().get();
+        assertEquals(200, r.getStatus(), () -> path + ": " + r.readEntity(String.class));
+        return r.readEntity(String.class);
+    }
+
+    private JsonObject getJson(String path, Map<String, String> query) {
+        var t = target.path(path);
+        for (var e : query.entrySet()) {
+            t = t.queryParam(e.getKey(), e.getValue());
+        }
+        Response r = t.request().get();
+        String body = r.readEntity(String.class);
+        assertEquals(200, r.getStatus(), () -> path + " " + query + ": " + body);
+        return JsonParser.parseString(body).getAsJsonObject();
+    }
+
+    private static double sample(String metrics, String name, String... labels) {
+        for (String line : metrics.lines().toList()) {
+            if (line.startsWith(name + "{") && java.util.Arrays.stream(labels).allMatch(line::contains)) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no sample of " + name + " with " + List.of(labels) + " in\n" + metrics);
+    }
+
+    @Test
+    void aTenantIsProvisionedAndSyncedAndHealthAndMetricsSaySo() throws Exception {
+        devIsSynced();
+        Kube host = HostServerExtension.host();
+        assertTrue(Kube.eventually(SYNC, () -> Json.string(host.require("TenantCluster", "team-dev", "dev"),
+                "status", "phase") != null), "ensure wrote the status");
+        assertFalse(host.list("NetworkPolicy", "team-dev").isEmpty(), "the isolation boundary is on the host");
+
+        for (String path : List.of("/health/live", "/health/ready", "/health/started")) {
+            assertEquals(200, target.path(path).request().get().getStatus(), path);
+        }
+        jakarta.json.JsonObject ready = target.path("/health/ready").request().get(jakarta.json.JsonObject.class);
+        jakarta.json.JsonObject data = Probes.check(ready, "host").getJsonObject("data");
+        assertTrue(data.getBoolean("leader"));
+        assertEquals("ready", data.getString(Reconciler.GATE));
+        jakarta.json.JsonObject live = target.path("/health/live").request().get(jakarta.json.JsonObject.class);
+        assertTrue(Probes.check(live, "work-loops").getJsonObject("data").getString(Reconciler.LOOP)
+                .startsWith("beating"));
+
+        String metrics = target.path("/metrics").request(MediaType.TEXT_PLAIN).get(String.class);
+        assertTrue(sample(metrics, ServiceMetrics.DECISIONS, "action=\"Create\"", "kind=\"Pod\"",
+                "namespace=\"team-dev\"", "tenant=\"dev\"") > 0, metrics);
+        assertTrue(sample(metrics, ServiceMetrics.DECISIONS, "action=\"Create\"", "kind=\"NetworkPolicy\"",
+                "tenant=\"dev\"") > 0, "provisioning decisions are counted too");
+        assertTrue(metrics.contains("\n# TYPE tenantplane_sync_decisions_total counter\n"), metrics);
+        assertTrue(metrics.contains("\n# TYPE tenantplane_pass_duration_seconds histogram\n"), metrics);
+        assertTrue(sample(metrics, "tenantplane_pass_duration_seconds_bucket", "tenant=\"dev\"", "le=\"2.5\"") > 0,
+                metrics);
+        assertTrue(sample(metrics, "tenantplane_pass_duration_seconds_count", "tenant=\"dev\"") > 0, metrics);
+        assertTrue(sample(metrics, "tenantplane_pass_duration_seconds_sum", "tenant=\"dev\"") > 0, metrics);
+        assertTrue(sample(metrics, ServiceMetrics.API_ERRORS, "code=\"500\"") >= 1,
+                "the refused ConfigMap create was counted");
+        assertEquals(1.0, sample(metrics, ServiceMetrics.LEADER));
+        sample(metrics, ServiceMetrics.WORKQUEUE_DEPTH);
+        double tenants = 0;
+        for (TenantCluster.Phase phase : TenantCluster.Phase.values()) {
+            tenants += sample(metrics, ServiceMetrics.TENANTS, "phase=\"" + phase.value() + "\"");
+        }
+        assertTrue(tenants >= 1, "every TenantCluster is in some phase");
+        assertFalse(metrics.contains("_total_total"), "no doubled suffix");
+    }
+
+    @Test
+    void passesAreTracedWithASpanPerKindAndTheDecisionsAsEvents() {
+        devIsSynced();
+        assertTrue(Kube.eventually(SYNC, () -> OtlpCollectorExtension.EXPORTS.stream().anyMatch(e ->
+                        e.path().equals("/v1/traces") && e.mentions(ServiceObserver.PASS_SPAN + " Pod")
+                                && e.mentions(ServiceObserver.DECISION_EVENT) && e.mentions("NotOnHost")
+                                && e.mentions(NGINX_ON_HOST))),
+                "a pass span with its Pod child and the Create decision of nginx as an event reached the collector");
+    }
+
+    @Test
+    void restListsTenantsShowsTheirBoundaryAndTheirRecentDecisions() {
+        devIsSynced();
+        JsonObject list = getJson("/tenants", Map.of());
+        JsonObject dev = null;
+        for (JsonElement e : list.getAsJsonArray("items")) {
+            if ("dev".equals(Json.string(e.getAsJsonObject(), "name"))) {
+                dev = e.getAsJsonObject();
+            }
+        }
+        assertNotNull(dev, list.toString());
+        assertEquals("team-dev", Json.string(dev, "namespace"));
+        assertEquals("shared", Json.string(dev, "mode"));
+        assertTrue(dev.has("ready"), dev.toString());
+
+        JsonObject detail = getJson("/tenants/team-dev/dev", Map.of());
+        assertEquals("restricted", Json.string(detail, "isolationProfile"));
+        assertEquals("default", Json.string(detail, "syncPolicy"));
+        List<String> boundary = new ArrayList<>();
+        for (JsonElement e : detail.getAsJsonArray("boundary")) {
+            JsonObject o = e.getAsJsonObject();
+            assertNotNull(Json.string(o, "reason"), o.toString());
+            boundary.add(Json.string(o, "kind") + " " + Json.string(o, "name"));
+        }
+        assertTrue(boundary.stream().anyMatch(b -> b.startsWith("NetworkPolicy ")), boundary.toString());
+        assertTrue(boundary.stream().anyMatch(b -> b.startsWith("ResourceQuota ")), boundary.toString());
+        assertTrue(detail.getAsJsonArray("controlPlane").toString().contains("StatefulSet"), detail.toString());
+        assertFalse(detail.getAsJsonArray("conditions").isEmpty(), detail.toString());
+
+        JsonObject decisions = getJson("/tenants/team-dev/dev/decisions", Map.of("limit", "3"));
+        var items = decisions.getAsJsonArray("items");
+        assertEquals(3, items.size(), decisions.toString());
+        Instant previous = Instant.MAX;
+        for (JsonElement e : items) {
+            JsonObject d = e.getAsJsonObject();
+            Instant at = Instant.parse(Json.string(d, "at"));
+            assertFalse(at.isAfter(previous), "newest first");
+            previous = at;
+            assertNotNull(Json.string(d, "action"));
+            assertNotNull(Json.string(d, "reason"));
+            assertNotNull(Json.string(d, "result"));
+        }
+        JsonObject all = getJson("/tenants/team-dev/dev/decisions", Map.of("limit", "500"));
+        assertTrue(all.getAsJsonArray("items").toString().contains(NGINX_ON_HOST),
+                "the nginx Create is among the decisions");
+    }
+
+    @Test
+    void explainAndTraceAnswerWhatTheSdkAnswersForTheLiveObjects() {
+        devIsSynced();
+        Kube host = HostServerExtension.host();
+        Kube tenant = HostServerExtension.tenant("dev");
+        TenantCluster tc = parsed(TenantCluster.fromJson(host.require("TenantCluster", "team-dev", "dev")));
+        IsolationProfile profile = parsed(IsolationProfile.fromJson(host.require("IsolationProfile", "team-dev",
+                "restricted")));
+        SyncPolicy policy = parsed(SyncPolicy.fromJson(host.require("SyncPolicy", "team-dev", "default")));
+        // What a user would hand the CLI: every tenant object of the synced kinds, everything in the host namespace.
+        List<JsonObject> tenantObjects = new ArrayList<>();
+        List<JsonObject> hostObjects = new ArrayList<>();
+        for (SyncPolicy.KindRule rule : policy.spec().kinds()) {
+            tenantObjects.addAll(tenant.list(rule.kind(), null));
+            hostObjects.addAll(host.list(rule.kind(), "team-dev"));
+        }
+        TenantPlane offline = TenantPlane.builder().build();
+        PlanRequest request = new PlanRequest(tc, profile, policy, tenantObjects, hostObjects);
+
+        for (Map<String, String> q : List.of(
+                Map.of("kind", "Pod", "name", "nginx"),
+                Map.of("kind", "ConfigMap", "name", "nginx-config"),
+                Map.of("kind", "ConfigMap", "name", "not-there-yet"),
+                Map.of("kind", "Secret", "name", "nginx-env", "virtualNamespace", "default"))) {
+            var query = new java.util.HashMap<>(q);
+            query.put("tenant", "dev");
+            query.put("tenantNamespace", "team-dev");
+            JsonObject rest = getJson("/explain", query);
+            String vns = q.getOrDefault("virtualNamespace", "default");
+            JsonElement expected = Json.gson().toJsonTree(offline.explainSync(request, vns, q.get("kind"),
+                    q.get("name")).toMap());
+            assertEquals(expected, rest, "explain " + q);
+        }
+        JsonObject lowerCase = getJson("/explain", Map.of("tenant", "dev", "tenantNamespace", "team-dev",
+                "kind", "pods", "name", "nginx"));
+        assertEquals("Unchanged", Json.string(lowerCase, "action"), lowerCase.toString());
+        assertEquals(NGINX_ON_HOST, Json.string(lowerCase, "hostResource", "name"));
+
+        JsonObject hostPod = host.require("Pod", "team-dev", NGINX_ON_HOST);
+        JsonObject traced = getJson("/trace", Map.of("kind", "Pod", "namespace", "team-dev", "name", NGINX_ON_HOST));
+        assertEquals(Json.gson().toJsonTree(offline.trace(hostPod).toMap()), traced);
+        assertEquals("Managed", Json.string(traced, "reason"));
+        assertEquals("nginx", Json.string(traced, "source", "name"));
+
+        JsonObject quota = host.list("ResourceQuota", "team-dev").get(0);
+        JsonObject notManaged = getJson("/trace", Map.of("kind", "resourcequota", "namespace", "team-dev",
+                "name", Json.string(quota, "metadata", "name")));
+        assertEquals(Json.gson().toJsonTree(offline.trace(quota).toMap()), notManaged);
+    }
+
+    @Test
+    void badQuestionsAreProblemDetailsThatNameTheParameter() {
+        assertProblem(target.path("/explain").queryParam("tenant", "dev").queryParam("tenantNamespace", "team-dev")
+                .queryParam("name", "nginx"), 400, "'kind'");
+        assertProblem(target.path("/explain").queryParam("tenant", "dev").queryParam("tenantNamespace", "team-dev")
+                .queryParam("kind", "Gadget").queryParam("name", "nginx"), 400, "'kind' = 'Gadget'");
+        assertProblem(target.path("/explain").queryParam("tenant", "Not_A_Name").queryParam("tenantNamespace",
+                "team-dev").queryParam("kind", "Pod").queryParam("name", "nginx"), 400, "'tenant'");
+        assertProblem(target.path("/explain").queryParam("tenant", "nobody").queryParam("tenantNamespace",
+                "team-dev").queryParam("kind", "Pod").queryParam("name", "nginx"), 404, "team-dev/nobody");
+        assertProblem(target.path("/trace").queryParam("kind", "Pod").queryParam("name", "x"), 400, "'namespace'");
+        assertProblem(target.path("/trace").queryParam("kind", "Pod").queryParam("namespace", "team-dev")
+                .queryParam("name", "not-on-host"), 404, "Pod team-dev/not-on-host");
+        assertProblem(target.path("/tenants/team-dev/nobody"), 404, "team-dev/nobody");
+        assertProblem(target.path("/tenants/team-dev/nobody/decisions"), 404, "team-dev/nobody");
+        assertProblem(target.path("/tenants/team-dev/dev/decisions").queryParam("limit", "0"), 400, "'limit'");
+        assertProblem(target.path("/tenants/team-dev/dev/decisions").queryParam("limit", "ten"), 400, "'limit'");
+    }
+
+    private static void assertProblem(WebTarget t, int status, String detailContains) {
+        Response r = t.request().get();
+        String body = r.readEntity(String.class);
+        assertEquals(status, r.getStatus(), body);
+        assertEquals(Problem.MEDIA_TYPE, r.getMediaType().toString(), body);
+        JsonObject p = JsonParser.parseString(body).getAsJsonObject();
+        assertEquals(status, p.get("status").getAsInt());
+        assertTrue(Json.string(p, "detail").contains(detailContains), body);
+    }
+
+    @Test
+    void aProfileChangeReReconcilesTheTenantsThatUseIt() {
+        devIsSynced();
+        Kube host = HostServerExtension.host();
+        assertTrue(Kube.eventually(SYNC, () -> !host.list("ResourceQuota", "team-dev").isEmpty()));
+        String quota = Json.string(host.list("ResourceQuota", "team-dev").get(0), "metadata", "name");
+        assertEquals("50", Json.string(host.require("ResourceQuota", "team-dev", quota), "spec", "hard", "pods"));
+
+        JsonObject profile = host.require("IsolationProfile", "team-dev", "restricted");
+        Json.child(profile, "spec", "quota", "hard").addProperty("pods", "60");
+        host.update(profile);
+
+        assertTrue(Kube.eventually(SYNC, () -> "60".equals(Json.string(host.require("ResourceQuota", "team-dev",
+                quota), "spec", "hard", "pods"))), "the host ResourceQuota follows the profile");
+    }
+
+    @Test
+    void oneSlowTenantDoesNotHoldUpAnother() {
+        HostServerExtension.tenantServer("slow").faults().add(FaultRule.on("list", "*").delay(Duration.ofSeconds(2)));
+        try {
+            createTenant("team-slow", "slow", List.of(pod("web")));
+            createTenant("team-slow", "quick", List.of(pod("web")));
+            Kube host = HostServerExtension.host();
+
+            long start = System.nanoTime();
+            assertTrue(Kube.eventually(Duration.ofSeconds(8), () -> host.get("Pod", "team-slow",
+                    "web-x-default-x-quick").isPresent()), "the quick tenant converges while the slow one lists");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(host.get("Pod", "team-slow", "web-x-default-x-slow").isEmpty(),
+                    "the slow tenant's pass is still listing (quick took " + took + ")");
+        } finally {
+            HostServerExtension.tenantServer("slow").faults().clear();
+        }
+        assertTrue(Kube.eventually(SYNC, () -> HostServerExtension.host().get("Pod", "team-slow",
+                "web-x-default-x-slow").isPresent()), "and the slow tenant converges too");
+    }
+
+    @Test
+    void deletingATenantClusterRemovesWhatWasCreatedForItAndNothingElse() {
+        devIsSynced();
+        createTenant("team-dev", "temp", List.of(pod("web")));
+        Kube host = HostServerExtension.host();
+        assertTrue(Kube.eventually(SYNC, () -> host.get("Pod", "team-dev", "web-x-default-x-temp").isPresent()));
+
+        host.delete("TenantCluster", "team-dev", "temp");
+
+        assertTrue(Kube.eventually(SYNC, () -> host.get("TenantCluster", "team-dev", "temp").isEmpty()),
+                "the finalizer is removed once the cleanup is done");
+        assertTrue(host.get("Pod", "team-dev", "web-x-default-x-temp").isEmpty(), "its synced Pod is gone");
+        assertTrue(host.get("Pod", "team-dev", NGINX_ON_HOST).isPresent(), "another tenant's Pod stays");
+    }
+
+    private static <T> T parsed(io.tenantplane.model.Parsed<T> p) {
+        return p.toOptional().orElseThrow(() -> new AssertionError(p.problems()));
+    }
+}
