@@ -149,6 +149,23 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
         }
     }
 
+    /** {@code status.migration.step}: the steps of a migration, in the order they run. */
+    public enum MigrationStep {
+        /** The new place is prepared: namespace, boundary, control plane flags, agents. */
+        @SerializedName("PrepareTarget") PREPARE_TARGET,
+        /** The workloads move: copies in the new place, then the old place is collected. */
+        @SerializedName("MoveWorkloads") MOVE_WORKLOADS,
+        /** The old boundary is retired and {@code status.mode} switches. */
+        @SerializedName("SwitchBoundary") SWITCH_BOUNDARY,
+        /** What the old place still holds is removed. */
+        @SerializedName("Cleanup") CLEANUP;
+
+        /** The CamelCase value, e.g. {@code MoveWorkloads}. */
+        public String value() {
+            return Enums.jsonValue(this);
+        }
+    }
+
     /**
      * {@code status}, written by the controller.
      *
@@ -158,12 +175,35 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * @param hostNamespace       the namespace where the tenant's workloads run now
      * @param kubeconfigSecretRef the Secret holding the tenant API's kubeconfig
      * @param mode                the mode in effect; differs from {@code spec.mode} while migrating
+     * @param migration           the migration in progress; null when none is
      */
     public record Status(Phase phase, Long observedGeneration, List<Condition> conditions, String hostNamespace,
-                         SecretKeyRef kubeconfigSecretRef, Mode mode) {
+                         SecretKeyRef kubeconfigSecretRef, Mode mode, Migration migration) {
         public Status {
             conditions = Copies.list(conditions);
         }
+
+        /** A status without a migration in progress. */
+        public Status(Phase phase, Long observedGeneration, List<Condition> conditions, String hostNamespace,
+                      SecretKeyRef kubeconfigSecretRef, Mode mode) {
+            this(phase, observedGeneration, conditions, hostNamespace, kubeconfigSecretRef, mode, null);
+        }
+    }
+
+    /**
+     * {@code status.migration}: a migration in progress, recorded before each step writes anything so that an
+     * interrupted migration resumes at the same step ({@code io.tenantplane.migration.MigrationState} reads and
+     * writes it).
+     *
+     * @param from      the mode the workloads are leaving
+     * @param to        the mode they are moving to
+     * @param step      the step in progress
+     * @param startedAt RFC 3339 time the migration started
+     */
+    public record Migration(@Required("set the mode the workloads are leaving") Mode from,
+                            @Required("set the mode the workloads are moving to") Mode to,
+                            @Required("set the step in progress") MigrationStep step,
+                            String startedAt) {
     }
 
     /** A key of a Secret. */

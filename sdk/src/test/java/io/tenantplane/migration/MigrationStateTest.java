@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.model.TenantCluster.Mode;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,27 @@ class MigrationStateTest {
         assertEquals(Optional.of(s), MigrationState.fromTenantCluster(tc));
         assertEquals("MoveWorkloads", s.toJson().get("step").getAsString());
         assertEquals(Step.CLEANUP, s.at(Step.CLEANUP).step());
+    }
+
+    @Test
+    void theTenantClusterStatusRecordReadsTheStateTheRunnerWrites() {
+        assertEquals(java.util.Arrays.stream(Step.values()).map(Step::display).toList(),
+                java.util.Arrays.stream(TenantCluster.MigrationStep.values())
+                        .map(TenantCluster.MigrationStep::value).toList());
+        MigrationState s = new MigrationState(Mode.SHARED, Mode.DEDICATED, Step.SWITCH_BOUNDARY, "2025-01-31T12:00:00Z");
+        JsonObject tc = LiveMigration.json("""
+                {"apiVersion":"tenantplane.io/v1alpha1","kind":"TenantCluster",
+                 "metadata":{"name":"dev","namespace":"team-dev"},
+                 "spec":{"mode":"dedicated","isolationProfileRef":{"name":"p"},"syncPolicyRef":{"name":"s"}},
+                 "status":{"mode":"shared"}}""");
+        tc.getAsJsonObject("status").add(MigrationState.STATUS_FIELD, s.toJson());
+
+        TenantCluster parsed = TenantCluster.fromJson(tc).orElseThrow();
+
+        assertEquals(new TenantCluster.Migration(Mode.SHARED, Mode.DEDICATED,
+                TenantCluster.MigrationStep.SWITCH_BOUNDARY, "2025-01-31T12:00:00Z"), parsed.status().migration());
+        assertEquals(s.toJson(), parsed.toJson().getAsJsonObject("status").get(MigrationState.STATUS_FIELD),
+                "a status written back from the record keeps the migration as the runner wrote it");
     }
 
     @Test
