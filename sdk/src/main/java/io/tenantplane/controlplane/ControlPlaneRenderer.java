@@ -22,7 +22,8 @@ import java.util.Objects;
  * <ol>
  *   <li>ServiceAccount, Role and RoleBinding {@code <tenant>-control-plane}: the pods may read and patch only the
  *       tenant's kubeconfig (and join token) Secrets, nothing else on the host;</li>
- *   <li>Secret {@code <tenant>-kubeconfig} (and, for etcd, {@code <tenant>-token}), rendered without data;</li>
+ *   <li>Secret {@code <tenant>-kubeconfig} (and, for etcd or private mode, {@code <tenant>-token}), rendered
+ *       without data;</li>
  *   <li>Service {@code <tenant>-control-plane-headless} (stable replica names) and {@code <tenant>-api} (port 443);</li>
  *   <li>for etcd, a PodDisruptionBudget that keeps quorum;</li>
  *   <li>StatefulSet {@code <tenant>-control-plane} running {@code k3s server}, with a volume claim template
@@ -39,7 +40,10 @@ import java.util.Objects;
  * <p><b>The kubeconfig.</b> k3s writes its admin kubeconfig to a file. A second container, {@code kubeconfig-publisher}
  * (same image, it carries {@code kubectl}), points the kubeconfig at {@code https://<tenant>-api.<namespace>.svc:443}
  * (a name in the server certificate, see {@code --tls-san}) and writes it into the Secret under
- * {@value ControlPlaneNames#KUBECONFIG_KEY} with server-side apply, owning only that key. The renderer emits the
+ * {@value ControlPlaneNames#KUBECONFIG_KEY} with server-side apply, owning only that key. With an etcd datastore or
+ * in private mode it also publishes k3s's join token ({@code /var/lib/rancher/k3s/server/token}) into
+ * {@code <tenant>-token} under {@value ControlPlaneNames#TOKEN_KEY}: the other etcd replicas and the tenant's own k3s
+ * agents (private mode) join with it. The renderer emits the
  * Secret without data so that the Role can name it ({@code resourceNames} cannot restrict {@code create}); whoever
  * applies these manifests must not remove data it did not render (server-side apply does exactly that). Only the
  * publisher container gets a host API token.
@@ -128,17 +132,20 @@ public final class ControlPlaneRenderer {
         TenantCluster tc = tenantCluster.withDefaults();
         ControlPlaneNames n = ControlPlaneNames.of(tc);
         boolean etcd = tc.spec().controlPlane().datastore().type() == DatastoreType.ETCD;
+        boolean token = publishesToken(tc);
         List<JsonObject> out = new ArrayList<>();
         out.add(serviceAccount(n));
-        out.add(role(n, etcd));
+        out.add(role(n, token));
         out.add(roleBinding(n));
         out.add(secret(n, n.kubeconfigSecret(), "holds the admin kubeconfig of tenant " + n.tenant() + "'s API under key "
                 + ControlPlaneNames.KUBECONFIG_KEY + "; the kubeconfig-publisher container of StatefulSet "
                 + n.statefulSet() + " writes the data, tenantplane creates the Secret so that the control plane's Role "
                 + "can be limited to it"));
-        if (etcd) {
+        if (token) {
+            String readers = etcd && tc.mode() == Mode.PRIVATE ? "the other etcd replicas and the tenant's own k3s agents"
+                    : etcd ? "the other etcd replicas" : "the tenant's own k3s agents (private mode)";
             out.add(secret(n, n.tokenSecret(), "holds the k3s join token of tenant " + n.tenant() + " under key "
-                    + ControlPlaneNames.TOKEN_KEY + ": replica 0 writes it, the other etcd replicas read it to join"));
+                    + ControlPlaneNames.TOKEN_KEY + ": replica 0 writes it, " + readers + " read it to join"));
         }
         out.add(headlessService(n, etcd));
         out.add(apiService(n));
@@ -168,11 +175,20 @@ public final class ControlPlaneRenderer {
                 "automountServiceAccountToken", false);
     }
 
-    private static JsonObject role(ControlPlaneNames n, boolean etcd) {
-        List<String> names = etcd ? List.of(n.kubeconfigSecret(), n.tokenSecret()) : List.of(n.kubeconfigSecret());
+    /**
+     * Whether the control plane publishes its join token: an etcd datastore needs it for the other replicas, private
+     * mode for the tenant's own agents.
+     */
+    static boolean publishesToken(TenantCluster tc) {
+        return tc.withDefaults().spec().controlPlane().datastore().type() == DatastoreType.ETCD
+                || tc.mode() == Mode.PRIVATE;
+    }
+
+    private static JsonObject role(ControlPlaneNames n, boolean token) {
+        List<String> names = token ? List.of(n.kubeconfigSecret(), n.tokenSecret()) : List.of(n.kubeconfigSecret());
         return obj("apiVersion", "rbac.authorization.k8s.io/v1", "kind", "Role",
                 "metadata", metadata(n, n.serviceAccount(), "lets tenant " + n.tenant() + "'s control plane publish "
-                        + "its kubeconfig" + (etcd ? " and join token" : "") + " into " + String.join(" and ", names)
+                        + "its kubeconfig" + (token ? " and join token" : "") + " into " + String.join(" and ", names)
                         + " and nothing else"),
                 "rules", arr(obj("apiGroups", arr(""), "resources", arr("secrets"), "resourceNames", names,
                         "verbs", arr("get", "patch"))));
@@ -262,7 +278,7 @@ public final class ControlPlaneRenderer {
                 "");
     }
 
-    static String publisherScript(boolean etcd) {
+    static String publisherScript(boolean token) {
         List<String> lines = new ArrayList<>(List.of(
                 "set -eu",
                 "if [ \"${HOSTNAME##*-}\" != \"0\" ]; then",
@@ -278,7 +294,7 @@ public final class ControlPlaneRenderer {
                         + "--from-file=" + ControlPlaneNames.KUBECONFIG_KEY + "=/tmp/config --dry-run=client -o yaml "
                         + "| kubectl apply --server-side --field-manager=" + FIELD_MANAGER + " --force-conflicts -f - "
                         + ">/dev/null"));
-        if (etcd) {
+        if (token) {
             lines.add("  if [ -s " + DATA_DIR + "/server/token ]; then");
             lines.add("    kubectl create secret generic \"$TOKEN_SECRET\" --namespace=\"$POD_NAMESPACE\" "
                     + "--from-file=" + ControlPlaneNames.TOKEN_KEY + "=" + DATA_DIR + "/server/token --dry-run=client "
@@ -341,20 +357,21 @@ public final class ControlPlaneRenderer {
                 obj("name", "publisher-tmp", "mountPath", "/tmp"),
                 obj("name", "host-api-token", "mountPath", "/var/run/secrets/kubernetes.io/serviceaccount",
                         "readOnly", true)));
-        if (etcd) {
+        boolean token = publishesToken(tc);
+        if (token) {
             publisherMounts.add(obj("name", "data", "mountPath", DATA_DIR, "readOnly", true));
         }
         List<Object> publisherEnv = new ArrayList<>(env);
         publisherEnv.add(obj("name", "TENANT_API_SERVER", "value", n.apiServerUrl()));
         publisherEnv.add(obj("name", "KUBECONFIG_SECRET", "value", n.kubeconfigSecret()));
-        if (etcd) {
+        if (token) {
             publisherEnv.add(obj("name", "TOKEN_SECRET", "value", n.tokenSecret()));
         }
         JsonObject publisher = obj(
                 "name", "kubeconfig-publisher",
                 "image", image,
                 "imagePullPolicy", "IfNotPresent",
-                "command", arr("/bin/sh", "-c", publisherScript(etcd)),
+                "command", arr("/bin/sh", "-c", publisherScript(token)),
                 "env", publisherEnv,
                 "resources", obj("requests", obj("cpu", "10m", "memory", "32Mi"),
                         "limits", obj("cpu", "100m", "memory", "128Mi")),
