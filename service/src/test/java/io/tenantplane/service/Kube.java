@@ -122,6 +122,12 @@ final class Kube {
                 .getRaw();
     }
 
+    JsonObject updateStatus(JsonObject o) {
+        ResourceKind k = kind(Json.string(o, "apiVersion"), Json.string(o, "kind"));
+        return ok(api(k).updateStatus(new DynamicKubernetesObject(o), x -> x.getRaw().get("status")),
+                "update status " + Json.string(o, "metadata", "name")).getRaw();
+    }
+
     Optional<JsonObject> get(String kind, String namespace, String name) {
         ResourceKind k = kind(null, kind);
         KubernetesApiResponse<DynamicKubernetesObject> r = k.namespaced() ? api(k).get(namespace, name)

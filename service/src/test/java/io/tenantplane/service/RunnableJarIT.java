@@ -94,6 +94,77 @@ class RunnableJarIT {
     }
 
     @Test
+    void packagedJarReconcilesTheExampleTenantThroughTheKubeconfigSecretItsControlPlanePublishes() throws Exception {
+        try (KubeApiServer host = KubeApiServer.builder().namespaces("default", "tenantplane-system", "team-dev")
+                .build().start();
+             KubeApiServer tenant = KubeApiServer.builder().build().start()) {
+            Kube hostKube = Kube.at(host.url()).installCrds();
+            Kube.at(tenant.url()).createAll(Kube.exampleWorkloads());
+            String tenantKubeconfig = Files.readString(tenant.writeKubeconfig(Files.createDirectory(
+                    workDir.resolve("tenant"))));
+            int port = freePort();
+            // A short resync: the full pass that notices the control plane became ready comes within seconds.
+            Process service = start(workDir.resolve("tenant.log"), "-Dserver.port=" + port,
+                    "-Dtenantplane.host.url=" + host.url(), "-Dtenantplane.lease.identity=packaged-replica",
+                    "-Dtenantplane.resync.interval=PT2S");
+            Thread controlPlane = Thread.ofVirtual().start(() -> fakeControlPlane(hostKube, tenantKubeconfig));
+            try {
+                awaitHttp(service, port, "/health/ready", 200);
+                hostKube.createAll(Kube.exampleTenant("team-dev", "dev"));
+
+                assertTrue(Kube.eventually(Duration.ofSeconds(30), () -> hostKube.get("Pod", "team-dev",
+                        "nginx-x-default-x-dev").isPresent()), () -> "the tenant's Pod reached the host; log:\n"
+                        + readLog(workDir.resolve("tenant.log")));
+                assertTrue(Kube.eventually(Duration.ofSeconds(30), () -> "Ready".equals(io.tenantplane.json.Json
+                        .string(hostKube.require("TenantCluster", "team-dev", "dev"), "status", "phase"))),
+                        () -> "the tenant became Ready: " + hostKube.require("TenantCluster", "team-dev", "dev")
+                                .get("status"));
+                HttpResponse<String> tenants = get(port, "/tenants");
+                assertTrue(tenants.body().contains("\"name\":\"dev\""), tenants.body());
+                assertTrue(Kube.eventually(Duration.ofSeconds(10), () -> bodyOf(port, "/metrics").contains(
+                        "\ntenantplane_tenants{mp_scope=\"application\",phase=\"Ready\",} 1.0")));
+                assertTrue(get(port, "/metrics").body().contains("tenantplane_sync_decisions_total{action=\"Create\","
+                        + "kind=\"Pod\",mp_scope=\"application\",namespace=\"team-dev\",tenant=\"dev\",} 1.0"));
+            } finally {
+                controlPlane.interrupt();
+                service.destroy();
+            }
+            assertTrue(service.waitFor(30, TimeUnit.SECONDS), "stops within 30s of SIGTERM");
+        }
+    }
+
+    /**
+     * Plays k3s and the StatefulSet controller until interrupted: publishes the tenant server's kubeconfig into the
+     * Secret the control plane renderer made, and reports the StatefulSet ready.
+     */
+    private static void fakeControlPlane(Kube host, String tenantKubeconfig) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                host.get("Secret", "team-dev", "dev-kubeconfig").filter(s -> !s.has("data")).ifPresent(secret -> {
+                    com.google.gson.JsonObject data = new com.google.gson.JsonObject();
+                    data.addProperty("config", java.util.Base64.getEncoder().encodeToString(
+                            tenantKubeconfig.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                    secret.add("data", data);
+                    host.update(secret);
+                });
+                host.get("StatefulSet", "team-dev", "dev-control-plane").filter(s -> !s.has("status")
+                        || !s.getAsJsonObject("status").has("readyReplicas")).ifPresent(sts -> {
+                            sts.add("status", com.google.gson.JsonParser.parseString(
+                                    "{\"replicas\":1,\"readyReplicas\":1}"));
+                            host.updateStatus(sts);
+                        });
+            } catch (AssertionError | RuntimeException e) {
+                // A conflict with the reconciler's own write: try again at the next tick.
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    @Test
     void packagedJarRefusesToStartWithBadConfigurationAndNamesEveryBadKey() throws Exception {
         Process service = start(workDir.resolve("bad.log"), "-Dserver.port=" + freePort(),
                 "-Dtenantplane.concurrency=0", "-Dtenantplane.lease.name=Bad_Name");
@@ -151,6 +222,17 @@ class RunnableJarIT {
             Thread.sleep(200);
         }
         return fail(path + " did not answer " + status + " within " + START_TIMEOUT + "; last: " + last);
+    }
+
+    private String bodyOf(int port, String path) {
+        try {
+            return get(port, path).body();
+        } catch (IOException e) {
+            return e.toString();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return e.toString();
+        }
     }
 
     private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
