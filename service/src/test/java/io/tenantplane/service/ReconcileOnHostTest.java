@@ -244,6 +244,10 @@ class ReconcileOnHostTest {
                 "kind", "pods", "name", "nginx"));
         assertEquals("Unchanged", Json.string(lowerCase, "action"), lowerCase.toString());
         assertEquals(NGINX_ON_HOST, Json.string(lowerCase, "hostResource", "name"));
+        JsonObject notSynced = getJson("/explain", Map.of("tenant", "dev", "tenantNamespace", "team-dev",
+                "kind", "Deployment", "name", "nginx"));
+        assertEquals("Skip", Json.string(notSynced, "action"), notSynced.toString());
+        assertEquals("KindNotSynced", Json.string(notSynced, "reason"), notSynced.toString());
 
         JsonObject hostPod = host.require("Pod", "team-dev", NGINX_ON_HOST);
         JsonObject traced = getJson("/trace", Map.of("kind", "Pod", "namespace", "team-dev", "name", NGINX_ON_HOST));
