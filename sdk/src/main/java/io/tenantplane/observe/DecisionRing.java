@@ -19,7 +19,9 @@ import java.util.concurrent.ConcurrentMap;
  * <p>Every write is remembered. A decision that wrote nothing ({@code Unchanged}, {@code Skip}, {@code Conflict},
  * {@code Error}) is remembered when it is new: while the ring still holds the same decision about the same object
  * (same action and reason), a repeat from a later pass is not added again, so periodic passes over a quiet tenant do
- * not push its real history out. Thread-safe; memory is bounded by {@code capacity} per tenant, and
+ * not push its real history out. Decisions are kept without the objects they carry ({@link Decision#desired()},
+ * {@link Decision#observed()} and {@link Outcome.Applied#result()} are null), so a ring costs a few hundred bytes per
+ * decision. Thread-safe; memory is bounded by {@code capacity} per tenant, and
  * {@link #forget(TenantKey)} drops a deleted tenant.
  */
 public final class DecisionRing implements Observer {
@@ -50,7 +52,7 @@ public final class DecisionRing implements Observer {
     public void decision(TenantKey tenant, Outcome outcome) {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(outcome, "outcome");
-        RecordedDecision recorded = new RecordedDecision(tenant, clock.instant(), outcome);
+        RecordedDecision recorded = new RecordedDecision(tenant, clock.instant(), withoutObjects(outcome));
         ArrayDeque<RecordedDecision> ring = rings.computeIfAbsent(tenant, k -> new ArrayDeque<>());
         synchronized (ring) {
             if (outcome instanceof Outcome.NotWritten && holds(ring, outcome.decision())) {
@@ -61,6 +63,21 @@ public final class DecisionRing implements Observer {
             }
             ring.addLast(recorded);
         }
+    }
+
+    /**
+     * The outcome without the objects it carries (the desired, observed and written object): the ring answers what
+     * was done and why, and a few hundred full objects per tenant would make it most of an idle tenant's memory.
+     */
+    static Outcome withoutObjects(Outcome o) {
+        Decision d = o.decision();
+        Decision slim = d.desired() == null && d.observed() == null ? d
+                : new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message(), null, null);
+        return switch (o) {
+            case Outcome.Applied a -> new Outcome.Applied(slim, null, a.attempts());
+            case Outcome.NotWritten n -> slim == d ? n : new Outcome.NotWritten(slim);
+            case Outcome.Failed f -> new Outcome.Failed(slim, f.code(), f.reason(), f.message(), f.attempts());
+        };
     }
 
     private static boolean holds(ArrayDeque<RecordedDecision> ring, Decision d) {

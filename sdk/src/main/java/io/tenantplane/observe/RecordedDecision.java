@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param tenant  the tenant it belongs to
  * @param at      when the outcome was reported, by the ring's clock
- * @param outcome the decision and what happened when it was executed
+ * @param outcome the decision and what happened when it was executed, without the objects it carried (desired,
+ *                observed and written objects are null)
  */
 public record RecordedDecision(TenantKey tenant, Instant at, Outcome outcome) {
 
