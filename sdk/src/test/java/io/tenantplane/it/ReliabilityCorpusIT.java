@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -31,12 +32,13 @@ import org.junit.jupiter.api.TestFactory;
  * which field breaks which rule) or none when the API server refuses them; hostile tenant objects make exactly the
  * host writes their decisions call for, and a second pass writes nothing.
  */
+@Tag(Live.HOOKS)
 class ReliabilityCorpusIT {
 
     @TestFactory
     Stream<DynamicTest> eachCorpusFileMakesOnlyTheHostWritesItShould() {
         return Corpus.cases().stream().map(c -> DynamicTest.dynamicTest(c.toString(), () -> {
-            try (Live live = Live.start()) {
+            try (Live live = Live.start(true)) {
                 switch (c.input()) {
                     case CUSTOM_RESOURCES -> customResources(live, c);
                     case TENANT_OBJECTS -> tenantObjects(live, c);
