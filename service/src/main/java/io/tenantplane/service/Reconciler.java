@@ -59,6 +59,7 @@ public class Reconciler {
 
     private static final Logger LOG = Logger.getLogger(Reconciler.class.getName());
     private static final Duration TICK = Duration.ofSeconds(1);
+    private static final Duration FIRST_LIST_TICK = Duration.ofMillis(100);
     private static final Duration STALL = Duration.ofSeconds(30);
 
     private final ServiceSettings settings;
@@ -223,7 +224,8 @@ public class Reconciler {
             }
             heartbeat.beat();
             try {
-                Thread.sleep(TICK);
+                // Until the first list is in, look often: readiness should open as soon as it can.
+                Thread.sleep(synced ? TICK : FIRST_LIST_TICK);
             } catch (InterruptedException e) {
                 return;
             }

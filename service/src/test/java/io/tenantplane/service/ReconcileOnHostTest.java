@@ -116,10 +116,10 @@ class ReconcileOnHostTest {
                 "status", "phase") != null), "ensure wrote the status");
         assertFalse(host.list("NetworkPolicy", "team-dev").isEmpty(), "the isolation boundary is on the host");
 
-        for (String path : List.of("/health/live", "/health/ready", "/health/started")) {
+        jakarta.json.JsonObject ready = Probes.awaitStatus(target, "/health/ready", 200, Duration.ofSeconds(5));
+        for (String path : List.of("/health/live", "/health/started")) {
             assertEquals(200, target.path(path).request().get().getStatus(), path);
         }
-        jakarta.json.JsonObject ready = target.path("/health/ready").request().get(jakarta.json.JsonObject.class);
         jakarta.json.JsonObject data = Probes.check(ready, "host").getJsonObject("data");
         assertTrue(data.getBoolean("leader"));
         assertEquals("ready", data.getString(Reconciler.GATE));
