@@ -1,0 +1,549 @@
+package io.tenantplane.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.util.ClientBuilder;
+import io.tenantplane.TenantConnector;
+import io.tenantplane.TenantContext;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.apply.Outcome;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.json.Json;
+import io.tenantplane.observe.EventObserver;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.testkit.FaultRule;
+import io.tenantplane.testkit.KubeApiServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import okhttp3.HttpUrl;
+import okhttp3.Request;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * Least privilege, derived from the code rather than from a list: one replica, wired as the service wires it (elector,
+ * reconciler informers, the SDK Syncer on the leader, the kubeconfig-Secret tenant connector, Events, the explain
+ * reads of the REST API), runs a tenant's whole life on an in-process host: a shared sqlite tenant and a dedicated
+ * etcd tenant that syncs every namespaced kind, drift repaired, a source deleted, an Event series and a conflict on
+ * it, then both TenantClusters deleted. Every request the service's own clients send is recorded as the RBAC
+ * permission it needs (verb, API group, resource). The ClusterRole and Role of {@code kubectl kustomize k8s/} must
+ * grant exactly that set: every call granted, nothing granted that the code does not use.
+ */
+class RbacFromCodeTest {
+
+    private static final String NS = "team-dev";
+    private static final Duration SYNC = Duration.ofSeconds(30);
+
+    /** One RBAC permission: verb, API group ("" for core) and resource (with {@code /subresource}). */
+    record Permission(String group, String resource, String verb) implements Comparable<Permission> {
+        @Override
+        public int compareTo(Permission o) {
+            return toString().compareTo(o.toString());
+        }
+
+        @Override
+        public String toString() {
+            return (group.isEmpty() ? "core" : group) + " " + resource + " " + verb;
+        }
+    }
+
+    private final Set<Permission> used = ConcurrentHashMap.newKeySet();
+    /**
+     * What the Roles the service creates grant: Kubernetes lets a client create a Role only with permissions it holds
+     * itself (RBAC escalation prevention), which the in-process server does not check.
+     */
+    private final Set<Permission> escalation = new TreeSet<>();
+    private final Map<Permission, String> namespaces = new ConcurrentHashMap<>();
+    private KubeApiServer host;
+    private KubeApiServer dev;
+    private KubeApiServer prod;
+    private Thread controlPlane;
+
+    @BeforeEach
+    void start() {
+        host = KubeApiServer.builder().namespaces("default", "tenantplane-system", NS).build().start();
+        Kube.at(host.url()).installCrds();
+        dev = KubeApiServer.builder().build().start();
+        prod = KubeApiServer.builder().build().start();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (controlPlane != null) {
+            controlPlane.interrupt();
+            controlPlane.join();
+        }
+        prod.close();
+        dev.close();
+        host.close();
+    }
+
+    /** The RBAC permission a request needs, or null for discovery and other non-resource paths. */
+    static Permission permission(Request r) {
+        HttpUrl url = r.url();
+        List<String> seg = url.pathSegments().stream().filter(s -> !s.isEmpty()).toList();
+        List<String> rest;
+        String group;
+        if (seg.size() >= 3 && seg.get(0).equals("api")) {
+            group = "";
+            rest = seg.subList(2, seg.size());
+        } else if (seg.size() >= 4 && seg.get(0).equals("apis")) {
+            group = seg.get(1);
+            rest = seg.subList(3, seg.size());
+        } else {
+            return null;
+        }
+        String resource;
+        String name = null;
+        String sub = null;
+        if (rest.size() >= 3 && rest.get(0).equals("namespaces")) {
+            resource = rest.get(2);
+            name = rest.size() > 3 ? rest.get(3) : null;
+            sub = rest.size() > 4 ? rest.get(4) : null;
+        } else {
+            resource = rest.get(0);
+            name = rest.size() > 1 ? rest.get(1) : null;
+            sub = rest.size() > 2 ? rest.get(2) : null;
+        }
+        String verb = switch (r.method()) {
+            case "GET" -> name != null ? "get" : "true".equals(url.queryParameter("watch")) ? "watch" : "list";
+            case "POST" -> "create";
+            case "PUT" -> "update";
+            case "PATCH" -> "patch";
+            case "DELETE" -> name != null ? "delete" : "deletecollection";
+            default -> throw new IllegalArgumentException(r.method());
+        };
+        return new Permission(group, sub == null ? resource : resource + "/" + sub, verb);
+    }
+
+    /** A client of the host whose every request is recorded as the permission it needs. */
+    private ApiClient recording(Duration readTimeout) {
+        ApiClient c = new ClientBuilder().setBasePath(host.url()).build();
+        c.setHttpClient(c.getHttpClient().newBuilder().readTimeout(readTimeout).addInterceptor(chain -> {
+            Permission p = permission(chain.request());
+            if (p != null) {
+                used.add(p);
+                List<String> seg = chain.request().url().pathSegments();
+                int i = seg.indexOf("namespaces");
+                namespaces.merge(p, i >= 0 && seg.size() > i + 2 ? seg.get(i + 1) : "*", (a, b) -> a.equals(b) ? a : a
+                        + "," + b);
+            }
+            return chain.proceed(chain.request());
+        }).build());
+        return c;
+    }
+
+    @Test
+    void theServiceRbacGrantsExactlyWhatTheCodeCallsAndNothingMore() throws Exception {
+        Kube hostKube = Kube.at(host.url());
+        hostKube.create(JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1","labels":{"kubernetes.io/os":"linux"}}}""")
+                .getAsJsonObject());
+        Kube.at(dev.url()).createAll(Kube.exampleWorkloads());
+        Kube.at(prod.url()).createAll(Kube.exampleWorkloads());
+        Kube.at(prod.url()).createAll(everyNamespacedKind());
+        controlPlane = Thread.ofVirtual().start(() -> fakeControlPlaneAndScheduler(hostKube));
+
+        Map<String, String> config = Map.of(
+                ServiceSettings.HOST_URL, host.url(),
+                ServiceSettings.LEASE_IDENTITY, "replica-a",
+                ServiceSettings.LEASE_DURATION, "PT2S",
+                ServiceSettings.LEASE_RENEW_DEADLINE, "PT1S",
+                ServiceSettings.LEASE_RETRY_PERIOD, "PT0.2S",
+                ServiceSettings.RESYNC_INTERVAL, "PT2S",
+                ServiceSettings.CONCURRENCY, "2");
+        ServiceSettings settings = ServiceSettings.from(k -> Optional.ofNullable(config.get(k)), () -> "replica-a");
+        ApiClient hostClient = recording(Duration.ofSeconds(10));
+        TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
+                .tenantConnector(TenantConnector.kubeconfigSecret(recording(Duration.ofSeconds(10))))
+                .reportingInstance("replica-a").build();
+        Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
+                new ServiceStatus(Clock.systemUTC()));
+        LeaseElector elector = new LeaseElector(new CoordinationV1Api(recording(settings.lease().renewDeadline())),
+                settings.lease(), new LeaseElector.Listener() {
+                    @Override
+                    public void startedLeading() {
+                        reconciler.lead();
+                    }
+
+                    @Override
+                    public void stoppedLeading() {
+                        reconciler.standBy();
+                    }
+                });
+        try {
+            reconciler.start();
+            elector.start();
+            assertTrue(Kube.eventually(SYNC, reconciler::leading), "the replica leads");
+
+            hostKube.createAll(Kube.exampleTenant(NS, "dev"));
+            hostKube.createAll(prodTenant());
+            assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),
+                    () -> "both tenants become Ready: " + hostKube.get("TenantCluster", NS, "prod")
+                            .map(o -> o.get("status")).orElse(null));
+            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Pod", NS, "nginx-x-default-x-dev").isPresent()
+                    && hostKube.get("NetworkPolicy", "team-dev-x-prod", "deny-x-default-x-prod").isPresent()));
+
+            JsonObject copy = hostKube.require("ConfigMap", NS, "nginx-config-x-default-x-dev");
+            copy.getAsJsonObject("data").addProperty("default.conf", "edited on the host");
+            hostKube.update(copy);
+            Kube.at(dev.url()).delete("Secret", "default", "nginx-env");
+            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Secret", NS, "nginx-env-x-default-x-dev").isEmpty()
+                    && !"edited on the host".equals(Json.string(hostKube.require("ConfigMap", NS,
+                    "nginx-config-x-default-x-dev"), "data", "default.conf"))), "drift and deletion are repaired");
+
+            escalation.addAll(rulesOfRenderedRoles(hostKube));
+            driftEveryRenderedObject(hostKube);
+            changeEveryTenantObjectOfProd();
+            assertTrue(Kube.eventually(SYNC, () -> renderedDrifted(hostKube).isEmpty() && prodCopiesChanged(hostKube)),
+                    () -> "rendered objects are restored and prod's changes reach the host: "
+                            + renderedDrifted(hostKube));
+
+            TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
+            LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
+                    ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
+
+            eventSeriesWithAConflict();
+
+            hostKube.delete("TenantCluster", NS, "prod");
+            hostKube.delete("TenantCluster", NS, "dev");
+            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("TenantCluster", NS, "prod").isEmpty()
+                    && hostKube.get("TenantCluster", NS, "dev").isEmpty()), "both tenants are removed");
+            assertTrue(hostKube.get("Namespace", null, "team-dev-x-prod")
+                    .map(n -> Json.string(n, "metadata", "deletionTimestamp") != null).orElse(true),
+                    "with prod's own namespace");
+        } finally {
+            elector.close();
+            reconciler.close();
+        }
+
+        assertTrue(escalation.contains(new Permission("", "secrets", "patch")), () -> "rendered Roles: " + escalation);
+        Rbac rbac = Rbac.rendered();
+        Set<Permission> missing = new TreeSet<>();
+        for (Permission p : used) {
+            if (!rbac.grants(p, namespaces.get(p))) {
+                missing.add(p);
+            }
+        }
+        for (Permission p : escalation) {
+            if (!rbac.grants(p, null)) {
+                missing.add(p);
+            }
+        }
+        Set<Permission> unused = new TreeSet<>(rbac.all());
+        unused.removeAll(used);
+        unused.removeAll(escalation);
+        System.out.println("rbac: the code used " + used.size() + " permissions: " + new TreeSet<>(used));
+        System.out.println("rbac: the Roles it creates grant " + escalation + ", which it must hold itself");
+        assertEquals(Set.of(), missing, "every call the code makes is granted by k8s/ RBAC");
+        assertEquals(Set.of(), unused, "k8s/ RBAC grants nothing the code does not use");
+        Set<String> secretVerbs = new TreeSet<>();
+        used.stream().filter(p -> p.group().isEmpty() && p.resource().equals("secrets")).forEach(p ->
+                secretVerbs.add(p.verb()));
+        System.out.println("rbac: secrets are used with " + secretVerbs);
+        assertFalse(secretVerbs.contains("deletecollection"));
+    }
+
+    private static final List<String> RENDERED = List.of("StatefulSet", "PodDisruptionBudget", "Service", "Secret",
+            "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange");
+    private static final List<String> PROD_KINDS = List.of("Pod", "Service", "ConfigMap", "Secret",
+            "PersistentVolumeClaim", "ServiceAccount", "Endpoints", "EndpointSlice", "Ingress", "NetworkPolicy",
+            "PodDisruptionBudget");
+
+    private static Set<Permission> rulesOfRenderedRoles(Kube host) {
+        Set<Permission> out = new TreeSet<>();
+        for (String ns : List.of(NS, "team-dev-x-prod")) {
+            for (JsonObject role : host.list("Role", ns)) {
+                if (!Json.labels(role).containsKey("tenantplane.io/component")) {
+                    continue;
+                }
+                role.getAsJsonArray("rules").forEach(r -> r.getAsJsonObject().getAsJsonArray("apiGroups").forEach(g ->
+                        r.getAsJsonObject().getAsJsonArray("resources").forEach(res ->
+                                r.getAsJsonObject().getAsJsonArray("verbs").forEach(v -> out.add(new Permission(
+                                        g.getAsString(), res.getAsString(), v.getAsString()))))));
+            }
+        }
+        assertFalse(out.isEmpty(), "the control planes have Roles");
+        return out;
+    }
+
+    /** A host hand edits the label every rendered object carries, so that provisioning has to restore each kind. */
+    private static void driftEveryRenderedObject(Kube host) {
+        for (String ns : List.of(NS, "team-dev-x-prod")) {
+            for (String kind : RENDERED) {
+                for (JsonObject o : host.list(kind, ns)) {
+                    if (Json.labels(o).containsKey("tenantplane.io/component")) {
+                        Json.child(o, "metadata", "labels").addProperty("tenantplane.io/component", "drifted");
+                        host.update(o);
+                    }
+                }
+            }
+        }
+        JsonObject ns = host.require("Namespace", null, "team-dev-x-prod");
+        Json.child(ns, "metadata", "labels").addProperty("tenantplane.io/component", "drifted");
+        host.update(ns);
+    }
+
+    private static List<String> renderedDrifted(Kube host) {
+        List<String> out = new ArrayList<>();
+        for (String ns : List.of(NS, "team-dev-x-prod")) {
+            for (String kind : RENDERED) {
+                for (JsonObject o : host.list(kind, ns)) {
+                    if ("drifted".equals(Json.labels(o).get("tenantplane.io/component"))) {
+                        out.add(kind + " " + ns + "/" + Json.string(o, "metadata", "name"));
+                    }
+                }
+            }
+        }
+        if ("drifted".equals(Json.labels(host.require("Namespace", null, "team-dev-x-prod"))
+                .get("tenantplane.io/component"))) {
+            out.add("Namespace team-dev-x-prod");
+        }
+        return out;
+    }
+
+    /** A label change on every tenant object of prod: each synced kind gets updated on the host. */
+    private void changeEveryTenantObjectOfProd() {
+        Kube tenant = Kube.at(prod.url());
+        for (String kind : PROD_KINDS) {
+            for (JsonObject o : tenant.list(kind, "default")) {
+                if (kind.equals("Service") && "kubernetes".equals(Json.string(o, "metadata", "name"))) {
+                    continue;
+                }
+                Json.child(o, "metadata", "labels").addProperty("revision", "2");
+                tenant.update(o);
+            }
+        }
+    }
+
+    private static boolean prodCopiesChanged(Kube host) {
+        for (String kind : PROD_KINDS) {
+            List<JsonObject> copies = host.list(kind, "team-dev-x-prod").stream()
+                    .filter(o -> "prod".equals(Json.labels(o).get("tenantplane.io/tenant"))
+                            && Json.annotations(o).containsKey("tenantplane.io/source-kind")).toList();
+            if (copies.isEmpty() || copies.stream().anyMatch(o -> !"2".equals(Json.labels(o).get("revision")))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean ready(String tenant) {
+        return Kube.at(host.url()).get("TenantCluster", NS, tenant)
+                .map(o -> "Ready".equals(Json.string(o, "status", "phase"))).orElse(false);
+    }
+
+    /** The same observer the plane uses, with repeats of one decision a series and the first series write refused. */
+    private void eventSeriesWithAConflict() {
+        EventObserver events = EventObserver.builder().client(recording(Duration.ofSeconds(10)))
+                .clock(Clock.systemUTC()).seriesInterval(Duration.ZERO).build();
+        Decision conflict = new Decision(Action.CONFLICT, "ConfigMap", new Decision.SourceRef("dev", "default",
+                "settings", null), new Decision.HostRef(NS, "settings-x-default-x-dev"), "ForeignObject",
+                "the name is held by a foreign object", null, null);
+        TenantKey dev = new TenantKey(NS, "dev");
+        events.decision(dev, new Outcome.NotWritten(conflict));
+        host.faults().add(FaultRule.on("update", "events.events.k8s.io").times(1).respond(409));
+        events.decision(dev, new Outcome.NotWritten(conflict));
+        events.decision(dev, new Outcome.NotWritten(conflict));
+        assertTrue(host.faults().fired() >= 1, "the series write met a conflict and was retried");
+    }
+
+    /** The prod tenant: dedicated (its own host namespace), etcd with 3 replicas, a policy syncing every kind. */
+    private static List<JsonObject> prodTenant() {
+        List<JsonObject> out = new ArrayList<>();
+        out.add(JsonParser.parseString("""
+                {"apiVersion":"tenantplane.io/v1alpha1","kind":"SyncPolicy","metadata":{"name":"everything",
+                 "namespace":"team-dev"},"spec":{"kinds":[
+                  {"kind":"Pod","toHost":true,"fromHost":"status"},{"kind":"Service","toHost":true,"fromHost":"status"},
+                  {"kind":"ConfigMap","toHost":true},{"kind":"Secret","toHost":true},
+                  {"kind":"PersistentVolumeClaim","toHost":true},{"kind":"ServiceAccount","toHost":true},
+                  {"kind":"Endpoints","toHost":true},{"kind":"EndpointSlice","toHost":true},
+                  {"kind":"Ingress","toHost":true},{"kind":"NetworkPolicy","toHost":true},
+                  {"kind":"PodDisruptionBudget","toHost":true,"fromHost":"status"}]}}""").getAsJsonObject());
+        out.add(JsonParser.parseString("""
+                {"apiVersion":"tenantplane.io/v1alpha1","kind":"TenantCluster","metadata":{"name":"prod",
+                 "namespace":"team-dev"},"spec":{"mode":"dedicated","isolationProfileRef":{"name":"restricted"},
+                 "syncPolicyRef":{"name":"everything"},"controlPlane":{"replicas":3,"datastore":{"type":"etcd"}}}}""")
+                .getAsJsonObject());
+        return out;
+    }
+
+    /** Tenant objects of the namespaced kinds the examples leave out. */
+    private static List<JsonObject> everyNamespacedKind() {
+        List<JsonObject> out = new ArrayList<>();
+        for (String json : List.of("""
+                {"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"deny","namespace":"default"},
+                 "spec":{"podSelector":{},"policyTypes":["Ingress"]}}""", """
+                {"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"nginx","namespace":"default"},
+                 "spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"nginx"}}}}""", """
+                {"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"builder","namespace":"default"}}""", """
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"external","namespace":"default"},
+                 "spec":{"ports":[{"port":5432}]}}""", """
+                {"apiVersion":"v1","kind":"Endpoints","metadata":{"name":"external","namespace":"default"},
+                 "subsets":[{"addresses":[{"ip":"203.0.113.10"}],"ports":[{"port":5432}]}]}""", """
+                {"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"external-1",
+                 "namespace":"default","labels":{"kubernetes.io/service-name":"external"}},"addressType":"IPv4",
+                 "endpoints":[{"addresses":["203.0.113.10"]}],"ports":[{"port":5432}]}""")) {
+            out.add(JsonParser.parseString(json).getAsJsonObject());
+        }
+        return out;
+    }
+
+    /**
+     * Plays what the test has no real cluster for, with the test's own client: k3s publishing each tenant's
+     * kubeconfig, the StatefulSet controller reporting the control plane ready, the scheduler binding host pods.
+     */
+    private void fakeControlPlaneAndScheduler(Kube host) {
+        Map<String, KubeApiServer> tenants = Map.of("dev", dev, "prod", prod);
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                for (var t : tenants.entrySet()) {
+                    host.get("Secret", NS, t.getKey() + "-kubeconfig").filter(s -> !s.has("data")).ifPresent(s -> {
+                        JsonObject data = new JsonObject();
+                        data.addProperty("config", Base64.getEncoder().encodeToString(kubeconfig(t.getValue())
+                                .getBytes(StandardCharsets.UTF_8)));
+                        s.add("data", data);
+                        host.update(s);
+                    });
+                    host.get("StatefulSet", NS, t.getKey() + "-control-plane").filter(s -> !s.has("status")
+                            || !s.getAsJsonObject("status").has("readyReplicas")).ifPresent(sts -> {
+                                long replicas = sts.getAsJsonObject("spec").get("replicas").getAsLong();
+                                sts.add("status", JsonParser.parseString("{\"replicas\":" + replicas
+                                        + ",\"readyReplicas\":" + replicas + "}"));
+                                host.updateStatus(sts);
+                            });
+                }
+                for (String ns : List.of(NS, "team-dev-x-prod")) {
+                    for (JsonObject pod : host.list("Pod", ns)) {
+                        if (pod.getAsJsonObject("spec").get("nodeName") == null) {
+                            bind(ns, Json.string(pod, "metadata", "name"));
+                        }
+                    }
+                }
+            } catch (AssertionError | RuntimeException e) {
+                // A conflict with the reconciler's own write: try again at the next tick.
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Binds a host pod to node-1 through {@code pods/binding}, as the scheduler does. */
+    private void bind(String ns, String pod) {
+        String body = """
+                {"apiVersion":"v1","kind":"Binding","metadata":{"name":"%s","namespace":"%s"},
+                 "target":{"apiVersion":"v1","kind":"Node","name":"node-1"}}""".formatted(pod, ns);
+        try {
+            java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                    host.url() + "/api/v1/namespaces/" + ns + "/pods/" + pod + "/binding"))
+                    .header("Content-Type", "application/json")
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String kubeconfig(KubeApiServer server) {
+        try {
+            Path dir = Files.createTempDirectory("rbac-kubeconfig");
+            String text = Files.readString(server.writeKubeconfig(dir));
+            Files.delete(dir.resolve("kubeconfig"));
+            Files.delete(dir);
+            return text;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The ClusterRole and the Role of the install, rendered by {@code kubectl kustomize k8s/}. */
+    private record Rbac(Set<Permission> clusterWide, String roleNamespace, Set<Permission> inRoleNamespace) {
+
+        static Rbac rendered() throws IOException, InterruptedException {
+            Path out = Files.createTempFile("kustomize", ".yaml");
+            Process p = new ProcessBuilder("kubectl", "kustomize", Kube.REPO.resolve("k8s").toString())
+                    .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                fail("kubectl kustomize k8s/ did not finish within 60 s");
+            }
+            String text = Files.readString(out);
+            Files.delete(out);
+            assertEquals(0, p.exitValue(), text);
+            Set<Permission> cluster = new TreeSet<>();
+            Set<Permission> role = new TreeSet<>();
+            String roleNs = null;
+            for (Object doc : new Yaml().loadAll(text)) {
+                if (!(doc instanceof Map<?, ?> o)) {
+                    continue;
+                }
+                Object kind = o.get("kind");
+                if (!"ClusterRole".equals(kind) && !"Role".equals(kind)) {
+                    continue;
+                }
+                if ("Role".equals(kind)) {
+                    roleNs = (String) ((Map<?, ?>) o.get("metadata")).get("namespace");
+                }
+                for (Object r : (List<?>) o.get("rules")) {
+                    Map<?, ?> rule = (Map<?, ?>) r;
+                    assertFalse(rule.containsKey("resourceNames") && "ClusterRole".equals(kind),
+                            "the ClusterRole names no single objects");
+                    for (Object g : (List<?>) rule.get("apiGroups")) {
+                        for (Object res : (List<?>) rule.get("resources")) {
+                            for (Object v : (List<?>) rule.get("verbs")) {
+                                assertFalse(String.valueOf(g).contains("*") || String.valueOf(res).contains("*")
+                                        || String.valueOf(v).contains("*"), "no wildcard in " + rule);
+                                ("Role".equals(kind) ? role : cluster).add(new Permission((String) g, (String) res,
+                                        (String) v));
+                            }
+                        }
+                    }
+                }
+            }
+            return new Rbac(cluster, roleNs, role);
+        }
+
+        boolean grants(Permission p, String usedIn) {
+            if (clusterWide.contains(p)) {
+                return true;
+            }
+            return inRoleNamespace.contains(p) && usedIn != null && usedIn.equals(roleNamespace);
+        }
+
+        Set<Permission> all() {
+            Set<Permission> all = new TreeSet<>(clusterWide);
+            all.addAll(inRoleNamespace);
+            return all;
+        }
+    }
+}
