@@ -112,7 +112,7 @@ final class FootprintSection {
                     "Heap histogram at " + max + " tenants (`jcmd PID GC.class_histogram`, top classes):\n\n```\n"
                             + h.get("histogram").getAsString() + "\n```"));
         }
-        return new Report.Section("Footprint (one Syncer, idle tenants)", figures, notes);
+        return new Report.Section(Main.TITLES.get("footprint"), figures, notes);
     }
 
     private static JsonObject step(List<JsonObject> lines, int tenants) {

@@ -163,7 +163,7 @@ final class LiveSection {
                     + "thread). " + firstPassRequests);
             steadyPass(last, c, figures, notes);
             watchDriven(last, c, figures, notes);
-            return new Report.Section("Live convergence (testkit API servers)", figures, notes);
+            return new Report.Section(Main.TITLES.get("live"), figures, notes);
         } finally {
             if (last != null) {
                 last.close();

@@ -22,6 +22,9 @@ import java.util.Set;
 public final class Main {
 
     static final List<String> SECTIONS = List.of("plan", "live", "footprint", "cli");
+    static final java.util.Map<String, String> TITLES = java.util.Map.of("plan", "Offline plan, naming and explain (JMH)",
+            "live", "Live convergence (testkit API servers)", "footprint", "Footprint (one Syncer, idle tenants)",
+            "cli", "CLI cold start");
     static final String DOC = "docs/performance.md";
     static final String PLOT = "performance-plan.png";
 
@@ -67,18 +70,28 @@ public final class Main {
         System.out.println("tenantplane benchmarks on " + machine.describe());
         List<Report.Section> sections = new ArrayList<>();
         List<Plot.Series> plot = List.of();
+        boolean failed = false;
         for (String s : chosen) {
-            switch (s) {
-                case "plan" -> {
-                    OfflineSection.Result r = OfflineSection.run(quick ? OfflineSection.Config.quick() : OfflineSection.Config.full());
-                    sections.add(r.section());
-                    plot = r.plot();
+            try {
+                switch (s) {
+                    case "plan" -> {
+                        OfflineSection.Result r = OfflineSection.run(quick ? OfflineSection.Config.quick()
+                                : OfflineSection.Config.full());
+                        sections.add(r.section());
+                        plot = r.plot();
+                    }
+                    case "live" -> sections.add(LiveSection.run(quick ? LiveSection.Config.quick()
+                            : LiveSection.Config.full()));
+                    case "footprint" -> sections.add(FootprintSection.run(quick ? FootprintSection.Config.quick()
+                            : FootprintSection.Config.full()));
+                    case "cli" -> sections.add(ColdStartSection.run(repo, runs));
+                    default -> throw new IllegalStateException(s);
                 }
-                case "live" -> sections.add(LiveSection.run(quick ? LiveSection.Config.quick() : LiveSection.Config.full()));
-                case "footprint" -> sections.add(FootprintSection.run(quick ? FootprintSection.Config.quick()
-                        : FootprintSection.Config.full()));
-                case "cli" -> sections.add(ColdStartSection.run(repo, runs));
-                default -> throw new IllegalStateException(s);
+            } catch (Exception e) {
+                // One broken section should not cost the others' results; the report says what failed.
+                failed = true;
+                e.printStackTrace();
+                sections.add(new Report.Section(TITLES.get(s), List.of(), List.of("**Not measured**: " + e)));
             }
             System.out.print(Report.text(sections.subList(sections.size() - 1, sections.size())));
         }
@@ -93,6 +106,9 @@ public final class Main {
             Report.write(doc, Files.exists(doc) ? "" : intro(), Report.generated(machine, ZonedDateTime.now(), sections,
                     plot.isEmpty() ? null : PLOT));
             System.out.println("wrote " + doc + " and " + doc.resolveSibling(PLOT));
+        }
+        if (failed) {
+            System.exit(1);
         }
     }
 

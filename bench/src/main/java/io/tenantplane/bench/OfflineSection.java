@@ -47,13 +47,28 @@ final class OfflineSection {
     private OfflineSection() {
     }
 
+    /**
+     * Runs JMH once per size (the deep copy, then planning against both hosts) so that each ratio compares
+     * measurements taken minutes apart at most, then naming and explain.
+     */
     static Result run(Config c) throws RunnerException, IOException {
-        ChainedOptionsBuilder o = new OptionsBuilder()
-                .include(PlanBenchmark.class.getSimpleName())
-                .include(DeepCopyBenchmark.class.getSimpleName())
+        List<RunResult> results = new ArrayList<>();
+        for (int n : c.sizes()) {
+            results.addAll(new Runner(options(c)
+                    .include(DeepCopyBenchmark.class.getSimpleName())
+                    .include(PlanBenchmark.class.getSimpleName())
+                    .param("objects", Integer.toString(n))
+                    .build()).run());
+        }
+        results.addAll(new Runner(options(c)
                 .include(NamingBenchmark.class.getSimpleName())
                 .include(ExplainBenchmark.class.getSimpleName())
-                .param("objects", c.sizes().stream().map(String::valueOf).toArray(String[]::new))
+                .build()).run());
+        return summarise(c, results);
+    }
+
+    private static ChainedOptionsBuilder options(Config c) {
+        ChainedOptionsBuilder o = new OptionsBuilder()
                 .warmupIterations(c.warmups())
                 .warmupTime(c.time())
                 .measurementIterations(c.iterations())
@@ -62,8 +77,7 @@ final class OfflineSection {
         if (c.forks() >= 0) {
             o.forks(c.forks());
         }
-        Collection<RunResult> results = new Runner(o.build()).run();
-        return summarise(c, results);
+        return o;
     }
 
     static Result summarise(Config c, Collection<RunResult> results) throws IOException {
@@ -141,7 +155,7 @@ final class OfflineSection {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("JMH gave no score for: " + missing);
         }
-        return new Result(new Report.Section("Offline plan, naming and explain (JMH)", figures, notes), plot);
+        return new Result(new Report.Section(Main.TITLES.get("plan"), figures, notes), plot);
     }
 
     private static String paramSuffix(String value) {
