@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -66,10 +67,11 @@ public class Reconciler {
     private final ApiClient watchClient;
     private final TenantPlane plane;
     private final ServiceStatus status;
-    private final List<SharedInformerFactory> factories = new ArrayList<>();
-    private final List<Cache> tenantClusters = new ArrayList<>();
-    private final List<Cache> profiles = new ArrayList<>();
-    private final List<Cache> policies = new ArrayList<>();
+    // Filled once by start(), read by REST and metrics threads.
+    private final List<SharedInformerFactory> factories = new CopyOnWriteArrayList<>();
+    private final List<Cache> tenantClusters = new CopyOnWriteArrayList<>();
+    private final List<Cache> profiles = new CopyOnWriteArrayList<>();
+    private final List<Cache> policies = new CopyOnWriteArrayList<>();
     private volatile String listError;
     private volatile boolean leading;
     private volatile boolean closed;
