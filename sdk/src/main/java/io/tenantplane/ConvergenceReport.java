@@ -21,6 +21,13 @@ import java.util.Objects;
  */
 public record ConvergenceReport(TenantKey tenant, List<Outcome> outcomes, Duration took, PassFailure failure) {
 
+    /**
+     * {@value}: the {@linkplain PassFailure#reason() reason} of a pass that did not run because a migration is
+     * recorded in the TenantCluster's {@code status.migration}; {@link TenantPlane#ensure} moves the tenant on, and
+     * convergence resumes when the migration has completed.
+     */
+    public static final String MIGRATION_IN_PROGRESS = "MigrationInProgress";
+
     public ConvergenceReport {
         Objects.requireNonNull(tenant, "tenant");
         outcomes = List.copyOf(outcomes);

@@ -9,6 +9,7 @@ import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.naming.TenantObjectRef;
 import io.tenantplane.observe.Observer;
@@ -113,6 +114,18 @@ final class Converger {
         }
     }
 
+    /**
+     * The policy a pass follows: the tenant's, except in private mode, where nothing is synced (the tenant's own
+     * agents run its workloads), so that a pass only collects host copies left in its namespace.
+     */
+    static SyncPolicy syncedPolicy(TenantContext ctx) {
+        if (ctx.cluster().mode() != TenantCluster.Mode.PRIVATE) {
+            return ctx.policy();
+        }
+        return new SyncPolicy(SyncPolicy.API_VERSION, SyncPolicy.KIND, ctx.policy().metadata(),
+                new SyncPolicy.Spec(List.of()), null);
+    }
+
     /** The state of one pass. */
     private final class Pass {
         private final TenantContext ctx;
@@ -134,7 +147,7 @@ final class Converger {
             this.key = ctx.key();
             this.tenant = ctx.tenant();
             this.hostNs = ctx.hostNamespace();
-            this.policy = ctx.policy();
+            this.policy = syncedPolicy(ctx);
             this.rules = SyncRules.of(policy);
             this.options = Options.from(ctx.cluster(), ctx.profile(), policy);
             this.tenantReader = new Reader(tenantClient);

@@ -1,6 +1,7 @@
 package io.tenantplane;
 
 import io.tenantplane.apply.Outcome;
+import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
@@ -18,13 +19,30 @@ import java.util.Objects;
  * @param statusWritten whether this call wrote the status (false when nothing in it changed)
  * @param gone          true when the TenantCluster does not exist any more: it was not found, or it was being
  *                      deleted and this call removed what was created for it and then its finalizer
+ * @param migration     the migration pass this call ran, because {@code spec.mode} differs from {@code status.mode}
+ *                      or a migration is recorded in {@code status.migration}; null when the tenant is not migrating
  */
 public record ProvisionReport(TenantKey tenant, List<Outcome> outcomes, TenantCluster.Status status,
-                              boolean statusWritten, boolean gone) {
+                              boolean statusWritten, boolean gone, MigrationProgress migration) {
 
     public ProvisionReport {
         Objects.requireNonNull(tenant, "tenant");
         outcomes = List.copyOf(outcomes);
+    }
+
+    /** A report of a call that ran no migration pass. */
+    public ProvisionReport(TenantKey tenant, List<Outcome> outcomes, TenantCluster.Status status,
+                           boolean statusWritten, boolean gone) {
+        this(tenant, outcomes, status, statusWritten, gone, null);
+    }
+
+    /**
+     * True when a migration is under way and must be resumed by a later call: the pass waits for something outside
+     * tenantplane (Pods becoming Ready, agents joining) or could not finish a write. Call {@code ensure} again after
+     * a few seconds, or when host Pods or tenant Nodes change.
+     */
+    public boolean migrationPending() {
+        return migration instanceof MigrationProgress.Waiting || migration instanceof MigrationProgress.Failed;
     }
 
     /** The writes that succeeded. */

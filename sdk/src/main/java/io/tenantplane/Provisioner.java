@@ -12,6 +12,7 @@ import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
+import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.model.Condition;
 import io.tenantplane.model.Conditions;
 import io.tenantplane.model.InvalidResourceException;
@@ -38,6 +39,11 @@ import java.util.function.UnaryOperator;
 /**
  * Provisioning and removal of a tenant on the host, and the TenantCluster's status. Decisions come from
  * {@link ProvisionPlan} (pure); writes go through the {@link Applier}.
+ *
+ * <p>When {@code spec.mode} differs from the mode in effect ({@code status.mode}), or a migration is recorded, a
+ * provisioning pass first lets the {@link MigrationPass} move the tenant on, then provisions it where its
+ * {@link Placement} says: in the target while the migration is under way (the runner and provisioning render the
+ * same objects for it), where it runs now while the migration has not started or was rejected.
  */
 final class Provisioner {
 
@@ -48,6 +54,9 @@ final class Provisioner {
     static final String ISOLATION_APPLIED = "IsolationApplied";
     static final String SYNCED = "Synced";
     static final String DEGRADED = "Degraded";
+    static final String MIGRATING = "Migrating";
+    /** The component label of a private-mode tenant's k3s agents (rendered by {@code migration.Agents}). */
+    private static final String AGENT_COMPONENT = "agent";
 
     private static final ResourceKind TENANT_CLUSTERS = kind(TenantCluster.API_VERSION, TenantCluster.KIND);
     private static final ResourceKind SYNC_POLICIES = kind(SyncPolicy.API_VERSION, SyncPolicy.KIND);
@@ -65,8 +74,18 @@ final class Provisioner {
     private final Resources resources;
     private final Observer observer;
     private final Clock clock;
+    private final MigrationPass migrations;
 
-    Provisioner(ApiClient host, Applier applier, Reader reader, Observer observer, Clock clock) {
+    /** One migration pass over a tenant: {@code MigrationRunner.resume} with the tenant's API client. */
+    @FunctionalInterface
+    interface MigrationPass {
+        /** Never throws for an unreachable tenant API: that is a {@link MigrationProgress.Failed}. */
+        MigrationProgress resume(TenantKey key, TenantCluster tenantCluster);
+    }
+
+    Provisioner(ApiClient host, Applier applier, Reader reader, Observer observer, Clock clock,
+                MigrationPass migrations) {
+        this.migrations = migrations;
         this.applier = applier;
         // Status writes re-read and recompute on a conflict themselves (see writeStatus), so one attempt each.
         this.statusWriter = Applier.builder().client(host).observer(observer).maxAttempts(1).build();
@@ -92,11 +111,12 @@ final class Provisioner {
         }
         TenantCluster tc = TenantPlane.parsed(TenantCluster.fromJson(json.get()), "TenantCluster " + key
                 + " cannot be read");
-        Resolved r = resolve(tc);
+        TenantCluster place = Placement.of(tc).cluster();
+        Resolved r = resolve(place);
         if (!r.problems().isEmpty()) {
             throw new InvalidResourceException("TenantCluster " + key + " cannot be synced", r.problems());
         }
-        return Optional.of(new TenantContext(tc, r.policy(), r.profile()));
+        return Optional.of(new TenantContext(place, r.policy(), r.profile()));
     }
 
     /** The policy and profile a TenantCluster references, and every problem with the three. */
@@ -185,22 +205,53 @@ final class Provisioner {
         Long generation = generation(json);
         Parsed<TenantCluster> parsed = TenantCluster.fromJson(json);
         if (parsed instanceof Parsed.Invalid<TenantCluster> invalid) {
-            return invalid(key, invalid.problems(), generation, outcomes);
+            return invalid(key, invalid.problems(), generation, outcomes, null);
         }
         TenantCluster tc = ((Parsed.Ok<TenantCluster>) parsed).value();
         if (tc.metadata().deletionTimestamp() != null) {
             return remove(key, tc, json, outcomes);
         }
-        Resolved r = resolve(tc);
+        // Problems of the place the tenant runs in now stop everything; problems of a target it is not in yet are the
+        // migration's to reject (with Migrating=False), and the tenant stays where it is.
+        Resolved r = resolve(Placement.of(tc).cluster());
         if (!r.problems().isEmpty()) {
-            return invalid(key, r.problems(), generation, outcomes);
+            return invalid(key, r.problems(), generation, outcomes, null);
         }
         if (!tc.metadata().finalizers().contains(FINALIZER)) {
             Outcome o = applier.apply(finalizer(json, true), (stale, current) ->
                     current == null ? null : finalizerOrNull(current, true));
             report(key, o, outcomes);
         }
-        List<JsonObject> rendered = render(tc, r.profile());
+        if (!Placement.migrationWanted(tc)) {
+            return provisionAt(key, tc, generation, r, outcomes, null);
+        }
+        MigrationProgress migration = migrations.resume(key, tc);
+        // The pass wrote status (and maybe switched the mode): provision from what it left.
+        Optional<JsonObject> fresh = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        if (fresh.isEmpty()) {
+            return new ProvisionReport(key, outcomes, null, false, true, migration);
+        }
+        Long freshGeneration = generation(fresh.get());
+        Parsed<TenantCluster> again = TenantCluster.fromJson(fresh.get());
+        if (again instanceof Parsed.Invalid<TenantCluster> invalid) {
+            return invalid(key, invalid.problems(), freshGeneration, outcomes, migration);
+        }
+        TenantCluster now = ((Parsed.Ok<TenantCluster>) again).value();
+        Resolved resolved = resolve(Placement.of(now).cluster());
+        if (!resolved.problems().isEmpty()) {
+            return invalid(key, resolved.problems(), freshGeneration, outcomes, migration);
+        }
+        return provisionAt(key, now, freshGeneration, resolved, outcomes, migration);
+    }
+
+    /** Applies the boundary and control plane where {@code tc}'s placement says, and writes status. */
+    private ProvisionReport provisionAt(TenantKey key, TenantCluster tc, Long generation, Resolved r,
+                                        List<Outcome> outcomes, MigrationProgress migration) {
+        Placement placement = Placement.of(tc);
+        TenantCluster place = placement.cluster();
+        boolean moving = placement instanceof Placement.Moving;
+        Condition notStarted = notStarted(tc, migration, generation);
+        List<JsonObject> rendered = render(place, r.profile());
         String id = key.toString();
         List<Outcome> isolation = new ArrayList<>();
         for (JsonObject desired : rendered) {
@@ -215,7 +266,7 @@ final class Provisioner {
                 isolation.add(o);
             }
         }
-        Condition controlPlane = controlPlaneReady(tc, generation);
+        Condition controlPlane = controlPlaneReady(place, generation);
         Condition isolated = isolationApplied(isolation, generation);
         Condition degraded = degraded(outcomes, generation);
         boolean ready = controlPlane.isTrue() && isolated.isTrue() && !degraded.isTrue();
@@ -226,24 +277,68 @@ final class Provisioner {
                         notReadyMessage(controlPlane, isolated, degraded), generation);
         TenantCluster.Phase phase = degraded.isTrue() ? TenantCluster.Phase.DEGRADED
                 : ready ? TenantCluster.Phase.READY : TenantCluster.Phase.PROVISIONING;
-        ControlPlaneNames names = ControlPlaneNames.of(tc);
-        List<Condition> desired = List.of(Conditions.accepted(List.of(), generation), controlPlane, isolated,
-                degraded, readyCondition);
+        ControlPlaneNames names = ControlPlaneNames.of(place);
+        List<Condition> desired = new ArrayList<>(List.of(Conditions.accepted(List.of(), generation), controlPlane,
+                isolated, degraded));
+        if (notStarted != null) {
+            desired.add(notStarted);
+        }
+        if (!moving) {
+            // While moving, phase, Ready, mode, hostNamespace and migration are the migration runner's.
+            desired.add(readyCondition);
+        }
         StatusWrite w = writeStatus(key, current -> {
             List<Condition> conds = new ArrayList<>(desired);
             if (Conditions.find(current == null ? null : current.conditions(), SYNCED).isEmpty()) {
                 conds.add(Condition.of(SYNCED, Condition.Status.UNKNOWN, "NotSyncedYet",
                         "No convergence pass has run yet.", generation));
             }
-            return new TenantCluster.Status(phase, generation,
-                    Conditions.merge(current == null ? null : current.conditions(), conds, clock),
-                    tc.hostNamespace(), new TenantCluster.SecretKeyRef(names.kubeconfigSecret(), tc.namespace(),
-                            ControlPlaneNames.KUBECONFIG_KEY), tc.mode());
+            if (!Placement.migrationWanted(tc) && withdrawn(current)) {
+                conds.add(Condition.of(MIGRATING, Condition.Status.FALSE, "MigrationWithdrawn", "spec.mode is "
+                        + tc.mode().value() + " again, the mode in effect: no migration", generation));
+            }
+            List<Condition> merged = Conditions.merge(current == null ? null : current.conditions(), conds, clock);
+            TenantCluster.SecretKeyRef kubeconfig = new TenantCluster.SecretKeyRef(names.kubeconfigSecret(),
+                    place.namespace(), ControlPlaneNames.KUBECONFIG_KEY);
+            if (moving && current != null) {
+                return new TenantCluster.Status(current.phase(), generation, merged, current.hostNamespace(),
+                        kubeconfig, current.mode(), current.migration());
+            }
+            // The mode in effect is set from the spec when the tenant is first provisioned; after that only a
+            // migration switches it (Placement then keeps the tenant where status says until it has).
+            return new TenantCluster.Status(phase, generation, merged, place.hostNamespace(), kubeconfig,
+                    place.mode(), current == null ? null : current.migration());
         });
-        return new ProvisionReport(key, outcomes, w.status(), w.written(), false);
+        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration);
     }
 
-    private ProvisionReport invalid(TenantKey key, List<Problem> problems, Long generation, List<Outcome> outcomes) {
+    /**
+     * True when {@code Migrating} says a migration was refused or could not start, though spec.mode is the mode in
+     * effect again: the condition would otherwise keep telling of a move nobody asks for any more.
+     */
+    private static boolean withdrawn(TenantCluster.Status current) {
+        return current != null && Conditions.find(current.conditions(), MIGRATING)
+                .filter(c -> !c.isTrue() && !"MigrationComplete".equals(c.reason())
+                        && !"MigrationWithdrawn".equals(c.reason())).isPresent();
+    }
+
+    /**
+     * The {@code Migrating} condition when a migration pass could not even start (the tenant API is unreachable, a
+     * read failed) and so wrote no status of its own; null otherwise.
+     */
+    private static Condition notStarted(TenantCluster tc, MigrationProgress migration, Long generation) {
+        if (!(migration instanceof MigrationProgress.Failed f) || f.step() != null || tc.status() == null
+                || tc.status().migration() != null || tc.status().mode() == null) {
+            return null;
+        }
+        return Condition.of(MIGRATING, Condition.Status.FALSE, f.reason(), "spec.mode asks for " + tc.mode().value()
+                + " but the migration from " + tc.status().mode().value() + " mode has not started: " + f.message()
+                + "; the tenant keeps running in " + tc.status().mode().value() + " mode and a later pass starts it",
+                generation);
+    }
+
+    private ProvisionReport invalid(TenantKey key, List<Problem> problems, Long generation, List<Outcome> outcomes,
+                                    MigrationProgress migration) {
         Condition accepted = Conditions.accepted(problems, generation);
         Problem first = problems.get(0);
         String message = (first.field() == null ? "" : first.field() + ": ") + first.message()
@@ -252,8 +347,9 @@ final class Provisioner {
         StatusWrite w = writeStatus(key, current -> new TenantCluster.Status(TenantCluster.Phase.PENDING, generation,
                 Conditions.merge(current == null ? null : current.conditions(), List.of(accepted, ready), clock),
                 current == null ? null : current.hostNamespace(),
-                current == null ? null : current.kubeconfigSecretRef(), current == null ? null : current.mode()));
-        return new ProvisionReport(key, outcomes, w.status(), w.written(), false);
+                current == null ? null : current.kubeconfigSecretRef(), current == null ? null : current.mode(),
+                current == null ? null : current.migration()));
+        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration);
     }
 
     private Condition controlPlaneReady(TenantCluster tc, Long generation) {
@@ -334,7 +430,7 @@ final class Provisioner {
                     ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
             return new TenantCluster.Status(s.phase(), s.observedGeneration(),
                     Conditions.merge(s.conditions(), List.of(synced), clock), s.hostNamespace(),
-                    s.kubeconfigSecretRef(), s.mode());
+                    s.kubeconfigSecretRef(), s.mode(), s.migration());
         });
     }
 
@@ -369,22 +465,23 @@ final class Provisioner {
             TenantCluster.Status s = current == null
                     ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
             return new TenantCluster.Status(TenantCluster.Phase.DELETING, s.observedGeneration(), s.conditions(),
-                    s.hostNamespace(), s.kubeconfigSecretRef(), s.mode());
+                    s.hostNamespace(), s.kubeconfigSecretRef(), s.mode(), s.migration());
         });
         String tenant = tc.tenant();
-        String hostNs = tc.hostNamespace();
         String selector = ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE + ","
                 + ReverseMapping.TENANT + "=" + tenant;
         Map<String, Decision> deletes = new LinkedHashMap<>();
-        for (String kindName : Converger.COLLECTABLE_KINDS) {
-            ResourceKind kind = ResourceKind.wellKnown(null, kindName).orElseThrow();
-            for (JsonObject o : reader.list(kind, hostNs, selector)) {
-                if (ReverseMapping.inspect(o, tenant, hostNs) instanceof Ownership.Managed m) {
-                    deletes.putIfAbsent(id(o), delete(o, "the copy of " + m.source().describe()));
+        List<String> namespaces = places(tc);
+        for (String hostNs : namespaces) {
+            for (String kindName : Converger.COLLECTABLE_KINDS) {
+                ResourceKind kind = ResourceKind.wellKnown(null, kindName).orElseThrow();
+                for (JsonObject o : reader.list(kind, hostNs, selector)) {
+                    if (ReverseMapping.inspect(o, tenant, hostNs) instanceof Ownership.Managed m) {
+                        deletes.putIfAbsent(id(o), delete(o, "the copy of " + m.source().describe()));
+                    }
                 }
             }
         }
-        List<String> namespaces = hostNs.equals(tc.namespace()) ? List.of(hostNs) : List.of(hostNs, tc.namespace());
         for (String ns : namespaces) {
             for (String kindName : RENDERED_KINDS) {
                 ResourceKind kind = ResourceKind.wellKnown(null, kindName).orElseThrow();
@@ -396,9 +493,11 @@ final class Provisioner {
                 }
             }
         }
-        if (!hostNs.equals(tc.namespace())) {
-            reader.get(NAMESPACES, null, hostNs).filter(ns -> rendered(ns) || ownedNamespace(ns, tenant))
-                    .ifPresent(ns -> deletes.putIfAbsent(id(ns), delete(ns, "its own host namespace")));
+        for (String hostNs : namespaces) {
+            if (!hostNs.equals(tc.namespace())) {
+                reader.get(NAMESPACES, null, hostNs).filter(ns -> rendered(ns) || ownedNamespace(ns, tenant))
+                        .ifPresent(ns -> deletes.putIfAbsent(id(ns), delete(ns, "its own host namespace")));
+            }
         }
         boolean complete = true;
         for (Decision d : deletes.values()) {
@@ -421,11 +520,28 @@ final class Provisioner {
         return new ProvisionReport(key, outcomes, removed ? null : deleting.status(), deleting.written(), removed);
     }
 
+    /**
+     * Every namespace that may hold something of the tenant: the TenantCluster's, the one its spec asks for, the one
+     * its status says it runs in, and its own namespace of dedicated and private mode, so that a tenant deleted
+     * during (or after a rejected) migration leaves nothing behind in either place.
+     */
+    private static List<String> places(TenantCluster tc) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        out.add(tc.namespace());
+        out.add(tc.hostNamespace());
+        if (tc.status() != null && tc.status().hostNamespace() != null) {
+            out.add(tc.status().hostNamespace());
+        }
+        out.add(tc.spec() != null && tc.spec().hostNamespace() != null ? tc.spec().hostNamespace()
+                : io.tenantplane.naming.HostNames.clusterScopedHostName(tc.namespace(), tc.tenant()));
+        return List.copyOf(out);
+    }
+
     private static boolean rendered(JsonObject o) {
         String component = Json.labels(o).get(ControlPlaneRenderer.COMPONENT_LABEL);
         boolean synced = Json.annotations(o).containsKey(ReverseMapping.SOURCE_KIND);
         return !synced && (ControlPlaneRenderer.COMPONENT.equals(component)
-                || IsolationRenderer.COMPONENT.equals(component));
+                || IsolationRenderer.COMPONENT.equals(component) || AGENT_COMPONENT.equals(component));
     }
 
     private static boolean ownedNamespace(JsonObject ns, String tenant) {

@@ -6,6 +6,11 @@ import io.tenantplane.apply.Applier;
 import io.tenantplane.explain.Explainer;
 import io.tenantplane.explain.Explanation;
 import io.tenantplane.explain.TraceResult;
+import io.tenantplane.migration.MigrationPlan;
+import io.tenantplane.migration.MigrationPlanner;
+import io.tenantplane.migration.MigrationProgress;
+import io.tenantplane.migration.MigrationRunner;
+import io.tenantplane.migration.MigrationSnapshot;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.Parsed;
 import io.tenantplane.model.Problem;
@@ -33,9 +38,18 @@ import java.util.Optional;
  * and one instance serves every tenant.
  *
  * <p><b>Offline</b> operations need no cluster: {@link #validate}, {@link #render}, {@link #plan},
- * {@link #explainSync} and {@link #trace}. <b>Live</b> operations need a {@linkplain Builder#hostClient host client}:
- * {@link #ensure} provisions a tenant, {@link #converge} syncs its workloads, {@link #decisions} answers what was
- * done and why, and {@link #syncer} keeps every tenant converged from watches.
+ * {@link #planMigration(MigrationSnapshot)}, {@link #explainSync} and {@link #trace}. <b>Live</b> operations need a
+ * {@linkplain Builder#hostClient host client}: {@link #ensure} provisions a tenant (and moves it on when its
+ * {@code spec.mode} changed), {@link #converge} syncs its workloads, {@link #decisions} answers what was done and why,
+ * and {@link #syncer} keeps every tenant converged from watches.
+ *
+ * <p><b>Mode changes.</b> Changing {@code spec.mode} of a provisioned tenant is a migration (see
+ * {@link io.tenantplane.migration}). Each {@link #ensure} runs one migration pass before provisioning and reports it
+ * in {@link ProvisionReport#migration()}; call it again while {@link ProvisionReport#migrationPending()} (the
+ * {@link io.tenantplane.sync.Syncer} does). While a migration is recorded in {@code status.migration},
+ * {@link #converge} does not sync the tenant (the migration moves its workloads and syncs what the move needs) and
+ * reports {@link ConvergenceReport#MIGRATION_IN_PROGRESS}; a migration that has not started, or was rejected, leaves
+ * the tenant converged where it runs now ({@code status.mode}, {@code status.hostNamespace}).
  *
  * <pre>{@code
  * TenantPlane plane = TenantPlane.builder()
@@ -57,6 +71,8 @@ public final class TenantPlane {
     private final Planner planner = new Planner();
     private final Converger converger;
     private final Provisioner provisioner;
+    private final MigrationRunner migrationRunner;
+    private final MigrationPlanner migrationPlanner = new MigrationPlanner();
     private final Reader hostReader;
 
     private TenantPlane(Builder b) {
@@ -80,12 +96,27 @@ public final class TenantPlane {
             this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
             this.hostReader = new Reader(b.hostClient);
             this.converger = new Converger(b.hostClient, appliers, observer);
-            this.provisioner = new Provisioner(b.hostClient, appliers.apply(b.hostClient), hostReader, observer, clock);
+            this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
+                    .retries(attempts, initial, max).build();
+            TenantConnector tenants = this.connector;
+            MigrationRunner runner = this.migrationRunner;
+            this.provisioner = new Provisioner(b.hostClient, appliers.apply(b.hostClient), hostReader, observer, clock,
+                    (key, tc) -> {
+                        ApiClient tenantClient;
+                        try {
+                            tenantClient = tenants.connect(tc);
+                        } catch (TenantApiUnavailableException e) {
+                            return new MigrationProgress.Failed(null, "TenantApiUnavailable", e.getMessage(),
+                                    List.of());
+                        }
+                        return runner.resume(key, tenantClient);
+                    });
         } else {
             this.connector = b.connector;
             this.hostReader = null;
             this.converger = null;
             this.provisioner = null;
+            this.migrationRunner = null;
         }
     }
 
@@ -123,6 +154,16 @@ public final class TenantPlane {
     public Plan plan(PlanRequest request) {
         Objects.requireNonNull(request, "request");
         return planner.plan(snapshot(request));
+    }
+
+    /**
+     * The migration a tenant's mode change asks for, without any cluster: its steps with their decisions and waits,
+     * what is deleted and what each workload sees, or why it is rejected. Not needed (no steps) when the snapshot's
+     * TenantCluster has no {@code status.mode} or runs in its {@code spec.mode} already.
+     */
+    public MigrationPlan planMigration(MigrationSnapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot");
+        return migrationPlanner.plan(snapshot);
     }
 
     /**
@@ -180,6 +221,13 @@ public final class TenantPlane {
      * IsolationApplied, Synced, Degraded) only when it changed. When the TenantCluster is being deleted, deletes
      * exactly what tenantplane created for it and then removes the finalizer.
      *
+     * <p>When {@code spec.mode} differs from {@code status.mode}, or a migration is recorded in
+     * {@code status.migration}, it first runs one migration pass ({@link ProvisionReport#migration()}): while the
+     * migration is under way the target is provisioned and phase, {@code Ready}, {@code status.mode} and
+     * {@code status.hostNamespace} are left to the migration; a migration that was rejected, or could not start,
+     * leaves the tenant provisioned where it runs now. {@code status.mode} is set from {@code spec.mode} only when the
+     * tenant is first provisioned; afterwards only a migration switches it.
+     *
      * @throws IllegalStateException when the plane has no host client
      */
     public ProvisionReport ensure(TenantCluster tenantCluster) {
@@ -203,6 +251,9 @@ public final class TenantPlane {
 
     /**
      * The TenantCluster {@code tenant} with the SyncPolicy and IsolationProfile it references, read from the host.
+     * While {@code spec.mode} is not in effect and no migration is recorded (the migration has not started, or was
+     * rejected), the context's cluster is the tenant where it runs now: its {@code spec.mode} and
+     * {@code spec.hostNamespace} are those of {@code status}, so that passes keep it converged there.
      *
      * @return empty when the TenantCluster does not exist
      * @throws io.tenantplane.model.InvalidResourceException when it or what it references is invalid or missing
@@ -219,7 +270,9 @@ public final class TenantPlane {
      * objects and the host's, plan, apply (create, conflict-checked update, uid-preconditioned delete of orphans),
      * then copy host status back and bind tenant Pods to mirrored nodes. Every decision goes to the observers. A pass
      * over a converged tenant writes nothing. Also records the result as the TenantCluster's {@code Synced}
-     * condition (written only when it changed).
+     * condition (written only when it changed). While a migration is recorded it syncs nothing and fails with
+     * {@link ConvergenceReport#MIGRATION_IN_PROGRESS}; a tenant in private mode has nothing synced, so its pass only
+     * collects host copies left behind.
      *
      * @throws IllegalStateException when the plane has no host client
      */
@@ -247,6 +300,14 @@ public final class TenantPlane {
     public ConvergenceReport converge(TenantContext context) {
         Objects.requireNonNull(context, "context");
         requireLive("converge");
+        switch (Placement.of(context.cluster())) {
+            case Placement.Moving m -> {
+                ConvergenceReport r = moving(context, m);
+                provisioner.recordSynced(context.cluster(), r);
+                return r;
+            }
+            case Placement.InPlace p -> context = inPlace(context, p);
+        }
         ApiClient tenantClient;
         try {
             tenantClient = connector.connect(context.cluster());
@@ -271,6 +332,12 @@ public final class TenantPlane {
         if (!object.tenant().equals(context.tenant())) {
             throw new IllegalArgumentException("object " + object.describe() + " is not of tenant "
                     + context.tenant());
+        }
+        switch (Placement.of(context.cluster())) {
+            case Placement.Moving m -> {
+                return moving(context, m);
+            }
+            case Placement.InPlace p -> context = inPlace(context, p);
         }
         ApiClient tenantClient;
         try {
@@ -327,6 +394,36 @@ public final class TenantPlane {
     /** The clock the plane stamps conditions and Events with. */
     public Clock clock() {
         return clock;
+    }
+
+    /**
+     * The live migration plan of {@code tenant}: what the next {@link #ensure} would move, read from the host and the
+     * tenant API but written nowhere. Not needed when the tenant runs in its {@code spec.mode}.
+     *
+     * @throws IllegalStateException         when the plane has no host client
+     * @throws TenantApiUnavailableException when the tenant API cannot be reached
+     * @throws ReadFailedException           when the host or the tenant API refuses a read (e.g. the TenantCluster
+     *                                       does not exist)
+     */
+    public MigrationPlan planMigration(TenantKey tenant) {
+        Objects.requireNonNull(tenant, "tenant");
+        requireLive("planMigration");
+        TenantCluster tc = context(tenant).orElseThrow(() -> new ReadFailedException("get TenantCluster " + tenant,
+                404, "not found")).cluster();
+        return migrationRunner.plan(tenant, connector.connect(tc));
+    }
+
+    private static TenantContext inPlace(TenantContext context, Placement.InPlace p) {
+        return p.cluster() == context.cluster() ? context
+                : new TenantContext(p.cluster(), context.policy(), context.profile());
+    }
+
+    private static ConvergenceReport moving(TenantContext context, Placement.Moving m) {
+        TenantCluster.Migration mig = m.migration();
+        return new ConvergenceReport(context.key(), List.of(), Duration.ZERO, new ConvergenceReport.PassFailure(
+                ConvergenceReport.MIGRATION_IN_PROGRESS, "Tenant " + context.tenant() + " is migrating from "
+                + mig.from().value() + " to " + mig.to().value() + " mode; the migration syncs what the move needs, "
+                + "and convergence resumes when it has completed."));
     }
 
     private ConvergenceReport failed(TenantKey tenant, String reason, String message) {
