@@ -42,6 +42,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>A keyed work queue (per tenant, per object) deduplicates bursts, never runs one key twice at once, and retries
  *       failing keys with exponential backoff; every tenant also gets a full pass every
  *       {@link SyncerOptions#resyncPeriod()}.</li>
+ *   <li>A tenant whose {@code spec.mode} changed is migrating: its full pass ({@link TenantPlane#ensure}) runs one
+ *       migration pass, and it gets another after {@link SyncerOptions#migrationRecheck()}, or as soon as one of its
+ *       objects changes on either side, until the migration has completed. Meanwhile it is not converged.</li>
  * </ul>
  *
  * <p><b>Threads.</b> Every thread comes from {@link SyncerOptions#threads()} (virtual by default): one per watch
@@ -65,6 +68,8 @@ public final class Syncer implements AutoCloseable {
     private final WorkQueue<Work> queue;
     private final Map<TenantKey, TenantState> tenants = new ConcurrentHashMap<>();
     private final Map<TenantKey, String> tenantClusterVersions = new ConcurrentHashMap<>();
+    /** Tenants whose TenantCluster, as last watched, records a migration in status.migration. */
+    private final Set<TenantKey> moving = ConcurrentHashMap.newKeySet();
     private final Object watchLock = new Object();
     private final Map<HostScope, Watcher> hostWatchers = new HashMap<>();
     private final Map<HostScope, Set<TenantKey>> hostWatcherUsers = new HashMap<>();
@@ -185,7 +190,11 @@ public final class Syncer implements AutoCloseable {
         String seen = type.equals("DELETED") ? null : String.valueOf(meta.get("generation")) + "|"
                 + Json.string(tc, "metadata", "deletionTimestamp");
         String before = seen == null ? tenantClusterVersions.remove(key) : tenantClusterVersions.put(key, seen);
-        if (seen == null || !seen.equals(before)) {
+        // Status changes are no reason for a pass, except the start and end of a migration: from its start no object
+        // pass may sync from a context read before it, and at its end the tenant is converged in its new place.
+        boolean migrating = seen != null && Json.object(tc, "status", "migration") != null;
+        boolean changed = migrating ? moving.add(key) : moving.remove(key);
+        if (seen == null || !seen.equals(before) || changed && !migrating) {
             queue.add(new TenantWork(key));
         }
     }
@@ -249,7 +258,8 @@ public final class Syncer implements AutoCloseable {
                 } else if (!closed && !queue.retry(w)) {
                     LOG.log(System.Logger.Level.WARNING, "giving up on " + w + " until the next resync");
                 }
-            } catch (RuntimeException e) {
+            } catch (Exception e) {
+                // Not only RuntimeExceptions: OkHttp rethrows the interrupt of close() as InterruptedException.
                 if (!closed) {
                     LOG.log(System.Logger.Level.WARNING, "pass for " + w + " failed", e);
                     queue.retry(w);
@@ -293,18 +303,35 @@ public final class Syncer implements AutoCloseable {
         }
         configureWatches(key, state, ctx.get(), client);
         ConvergenceReport report = plane.converge(ctx.get());
+        if (migrating(report)) {
+            // The migration waits for the cluster (Pods becoming Ready, agents joining): look again soon; watch
+            // events on the tenant's objects bring the next pass sooner.
+            queue.addAfter(new TenantWork(key), options.migrationRecheck());
+            return true;
+        }
         return report.failure() == null && report.failures().isEmpty();
     }
 
     private boolean objectPass(ObjectWork w) {
         TenantState state = tenants.get(w.tenant());
         TenantContext ctx = state == null ? null : state.context;
-        if (ctx == null) {
+        if (ctx == null || moving.contains(w.tenant())) {
+            // Unknown yet, or migrating (the cached context may predate it): the tenant's full pass looks.
             queue.add(new TenantWork(w.tenant()));
             return true;
         }
         ConvergenceReport report = plane.converge(ctx, w.object());
+        if (migrating(report)) {
+            // A change during a migration (e.g. a copy in the new place became Ready) may let it move on.
+            queue.add(new TenantWork(w.tenant()));
+            return true;
+        }
         return report.failure() == null && report.failures().isEmpty();
+    }
+
+    private static boolean migrating(ConvergenceReport report) {
+        return report.failure() != null
+                && ConvergenceReport.MIGRATION_IN_PROGRESS.equals(report.failure().reason());
     }
 
     private void resync() {
@@ -325,7 +352,9 @@ public final class Syncer implements AutoCloseable {
     private void configureWatches(TenantKey key, TenantState state, TenantContext ctx, ApiClient client) {
         Map<String, ResourceKind> wanted = new HashMap<>();
         Resources tenantResources = Resources.of(client);
-        for (SyncPolicy.KindRule r : ctx.policy().spec() == null ? List.<SyncPolicy.KindRule>of()
+        // In private mode nothing is synced: the tenant's own agents run its workloads.
+        boolean synced = ctx.cluster().mode() != TenantCluster.Mode.PRIVATE;
+        for (SyncPolicy.KindRule r : ctx.policy().spec() == null || !synced ? List.<SyncPolicy.KindRule>of()
                 : ctx.policy().spec().kinds()) {
             if (r != null && r.kind() != null && r.toHost()) {
                 wanted.putIfAbsent(r.kind(), tenantResources.resolve(r.effectiveApiVersion(), r.kind()));

@@ -19,10 +19,12 @@ import java.util.concurrent.ThreadFactory;
  * @param retryDelay    the first retry's delay, doubled per retry up to {@code maxRetryDelay} (default 200 ms)
  * @param maxRetryDelay the longest retry delay (default 1 minute)
  * @param threads       creates every thread the Syncer runs (watches, workers, timers); default virtual threads
+ * @param migrationRecheck how soon a tenant whose migration waits (for Pods becoming Ready, agents joining) or failed
+ *                      a write gets its next pass, besides the watch events that bring one sooner (default 5 s)
  */
 public record SyncerOptions(List<String> namespaces, int workers, Duration resyncPeriod, boolean provision,
                             int queueCapacity, int maxRetries, Duration retryDelay, Duration maxRetryDelay,
-                            ThreadFactory threads) {
+                            ThreadFactory threads, Duration migrationRecheck) {
 
     public SyncerOptions {
         namespaces = List.copyOf(Objects.requireNonNull(namespaces, "namespaces"));
@@ -43,54 +45,65 @@ public record SyncerOptions(List<String> namespaces, int workers, Duration resyn
                     + retryDelay);
         }
         Objects.requireNonNull(threads, "threads");
+        positive(migrationRecheck, "migrationRecheck");
     }
 
-    /** All namespaces, 4 workers, resync every 5 minutes, provisioning on, virtual threads. */
+    /**
+     * All namespaces, 4 workers, resync every 5 minutes, provisioning on, virtual threads, a waiting migration
+     * rechecked every 5 seconds.
+     */
     public static SyncerOptions defaults() {
         return new SyncerOptions(List.of(), 4, Duration.ofMinutes(5), true, 10_000, 10, Duration.ofMillis(200),
-                Duration.ofMinutes(1), Thread.ofVirtual().name("tenantplane-sync-", 0).factory());
+                Duration.ofMinutes(1), Thread.ofVirtual().name("tenantplane-sync-", 0).factory(),
+                Duration.ofSeconds(5));
     }
 
     /** These options for the TenantClusters of {@code namespaces} only. */
     public SyncerOptions withNamespaces(List<String> namespaces) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads);
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
     }
 
     /** These options with {@code workers} passes at once. */
     public SyncerOptions withWorkers(int workers) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads);
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
     }
 
     /** These options with another resync period. */
     public SyncerOptions withResyncPeriod(Duration resyncPeriod) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads);
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
     }
 
     /** These options with provisioning on or off. */
     public SyncerOptions withProvision(boolean provision) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads);
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
     }
 
     /** These options with another retry policy. */
     public SyncerOptions withRetries(int maxRetries, Duration retryDelay, Duration maxRetryDelay) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads);
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
     }
 
     /** These options with another queue capacity. */
     public SyncerOptions withQueueCapacity(int queueCapacity) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads);
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
     }
 
     /** These options creating threads with {@code threads} (e.g. to name or count them). */
     public SyncerOptions withThreads(ThreadFactory threads) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads);
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
+    }
+
+    /** These options with another delay before a waiting migration's next pass. */
+    public SyncerOptions withMigrationRecheck(Duration migrationRecheck) {
+        return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
+                retryDelay, maxRetryDelay, threads, migrationRecheck);
     }
 
     private static void positive(Duration d, String name) {
