@@ -64,7 +64,7 @@ class FaultCrashIT {
             w.plane().ensure(w.live.key("dev"));
             w.plane().ensure(w.live.key("qa"));
             int crashes = 0;
-            for (int n : List.of(1, 2, 5, 9, 17, 30)) {
+            for (int n : List.of(1, 4, 11, 30)) {
                 for (String t : TENANTS) {
                     w.changeTenant(t, 12);
                 }
@@ -88,7 +88,7 @@ class FaultCrashIT {
                             + again.decisions());
                 }
             }
-            assertTrue(crashes >= 8, "passes that died mid-way: " + crashes);
+            assertTrue(crashes >= 6, "passes that died mid-way: " + crashes);
             assertEquals(List.of(), w.writesToForeignObjects());
             System.out.println("crash: " + crashes + " convergence passes died after their 1st to 30th write; a new "
                     + "plane converged each time with no duplicate, orphan or foreign write");

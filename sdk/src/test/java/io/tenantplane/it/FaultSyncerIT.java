@@ -56,14 +56,14 @@ class FaultSyncerIT {
                 long requests = w.sdkHostRequests.get();
                 long writes = w.sdkHostWrites.get();
 
-                w.host.faults().add(FaultRule.on("*", "*").fraction(0.2).respond(500));
+                w.host.faults().add(FaultRule.on("*", "*").fraction(0.1).respond(500));
                 w.host.faults().add(FaultRule.on("*", "*").fraction(0.05).delay(Duration.ofMillis(1500)));
                 for (String t : TENANTS) {
                     w.changeTenant(t, 30);
                 }
                 for (String t : TENANTS) {
                     KubeApiServer tenant = w.live.tenantServer(t);
-                    tenant.faults().add(FaultRule.on("*", "*").fraction(0.1).respond(503));
+                    tenant.faults().add(FaultRule.on("*", "*").fraction(0.05).respond(503));
                     tenant.faults().add(FaultRule.on("*", "*").fraction(0.05).delay(Duration.ofMillis(1500)));
                 }
                 long underFaults = awaitConvergedUnderFaults(w);
@@ -71,7 +71,7 @@ class FaultSyncerIT {
                         .mapToLong(t -> w.live.tenantServer(t).faults().fired()).sum();
                 assertTrue(fired > 20, "faults fired: " + fired);
                 assertTrue(syncer.isRunning());
-                report("500/503 on 20%/10% and 1.5 s delays (client timeout 1 s) on 5% of requests, 60 changes",
+                report("500/503 on 10%/5% and 1.5 s delays (client timeout 1 s) on 5% of requests, 60 changes",
                         w.passes.get() - passes, w.sdkHostRequests.get() - requests,
                         w.sdkHostWrites.get() - writes, fired, underFaults,
                         "after the changes, with the faults still firing");

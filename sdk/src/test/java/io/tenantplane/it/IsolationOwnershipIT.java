@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class IsolationOwnershipIT {
 
     private static final List<String> TENANTS = List.of("dev", "qa", "ops");
-    private static final int ROUNDS = 5;
+    private static final int ROUNDS = 3;
 
     @Test
     void everyWriteOfATenantsPassNamesAnObjectOfThatTenantAndNothingForeignIsEverWritten() {

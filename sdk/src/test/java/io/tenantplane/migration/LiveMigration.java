@@ -96,21 +96,8 @@ public final class LiveMigration implements AutoCloseable {
 
     private void installCrds() {
         for (LoadedObject lo : Manifests.read(CRDS)) {
-            JsonObject crd = lo.object().deepCopy();
-            if ("tenantclusters.tenantplane.io".equals(Json.string(crd, "metadata", "name"))) {
-                for (JsonElement v : crd.getAsJsonObject("spec").getAsJsonArray("versions")) {
-                    JsonObject status = Json.object(v.getAsJsonObject(), "schema", "openAPIV3Schema", "properties",
-                            "status", "properties");
-                    if (status != null && !status.has(MigrationState.STATUS_FIELD)) {
-                        // Until the published CRD declares status.migration, keep it from being pruned.
-                        JsonObject migration = new JsonObject();
-                        migration.addProperty("type", "object");
-                        migration.addProperty("x-kubernetes-preserve-unknown-fields", true);
-                        status.add(MigrationState.STATUS_FIELD, migration);
-                    }
-                }
-            }
-            ok(send(host, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd), "create CRD");
+            ok(send(host, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", lo.object()),
+                    "create CRD");
         }
     }
 
@@ -171,7 +158,8 @@ public final class LiveMigration implements AutoCloseable {
                  "volumes":[{"name":"config","configMap":{"name":"web-config"}}]}""";
     }
 
-    static JsonObject pod(String name, JsonObject owner) {
+    /** A Pod of the tenant's web workload in {@code default}, owned by ReplicaSet {@code owner} unless null. */
+    public static JsonObject pod(String name, JsonObject owner) {
         JsonObject p = json("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"default","labels":{"app":"web"}},
                  "spec":%s}""".formatted(name, podSpec()));
@@ -265,12 +253,8 @@ public final class LiveMigration implements AutoCloseable {
 
     /** Plays kubelets, the StatefulSet and ReplicaSet controllers and (in private mode) the tenant scheduler. */
     public void actAsCluster() {
+        hostPodsBecomeReady(host, NS, OWN);
         for (String ns : List.of(NS, OWN)) {
-            for (JsonObject p : list(host, "Pod", ns)) {
-                if (!MigrationPlanner.runningAndReady(p) && Json.labels(p).containsKey(ReverseMapping.TENANT)) {
-                    ready(host, p);
-                }
-            }
             for (JsonObject sts : list(host, "StatefulSet", ns)) {
                 long want = sts.getAsJsonObject("spec").get("replicas").getAsLong();
                 if (Json.string(sts, "metadata", "name").equals(Agents.name(TENANT))) {
@@ -322,6 +306,25 @@ public final class LiveMigration implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Plays the host's kubelets: every tenant Pod copy in {@code namespaces} that is not Running and Ready yet becomes
+     * so (its status is written, as a kubelet does).
+     *
+     * @return how many Pods changed
+     */
+    public static int hostPodsBecomeReady(ApiClient host, String... namespaces) {
+        int n = 0;
+        for (String ns : namespaces) {
+            for (JsonObject p : list(host, "Pod", ns)) {
+                if (!MigrationPlanner.runningAndReady(p) && Json.labels(p).containsKey(ReverseMapping.TENANT)) {
+                    ready(host, p);
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     private boolean schedulerOn() {

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  */
 class IsolationPropertyTest {
 
-    private static final int SEEDS = 100;
+    private static final int SEEDS = 60;
     private static final List<String> TENANT_NAMES = List.of("dev", "prod", "qa", "alice", "bob", "team-x-a", "x",
             "web");
     private static final List<String> SHARED_NAMESPACES = List.of("team-a", "team-b");
@@ -88,7 +88,7 @@ class IsolationPropertyTest {
                 }
             }
         }
-        assertTrue(checked > 50_000, "checked " + checked + " connections");
+        assertTrue(checked > 30_000, "checked " + checked + " connections");
         System.out.println("isolation: " + SEEDS + " random worlds, " + checked + " cross-tenant connections checked, "
                 + "none admitted");
     }
