@@ -6,6 +6,7 @@ import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Differences;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,6 +25,8 @@ import java.util.Objects;
  *       ({@code LabelsApplied}); it is never created or deleted.</li>
  *   <li>Data that another writer puts into a rendered Secret (the kubeconfig the control plane publishes) is kept on
  *       update.</li>
+ *   <li>A Role's {@code rules} and a RoleBinding's {@code subjects} must be exactly as rendered: a rule or subject
+ *       left over from an earlier rendering (e.g. the join token of private mode) is removed.</li>
  * </ul>
  */
 final class ProvisionPlan {
@@ -34,6 +37,9 @@ final class ProvisionPlan {
     static final String FOREIGN_OBJECT = "ForeignObject";
     static final String LABELS_APPLIED = "LabelsApplied";
     static final String HOST_OBJECT_MISSING = "HostObjectMissing";
+
+    /** Fields that must be exactly as rendered, not merely contain it: what a Role grants and a binding binds. */
+    private static final Map<String, String> EXACT = Map.of("Role", "rules", "RoleBinding", "subjects");
 
     private ProvisionPlan() {
     }
@@ -71,7 +77,13 @@ final class ProvisionPlan {
                             + "tenantplane does not manage for it; it is left alone and the tenant is Degraded",
                     null, observed);
         }
-        List<Differences.Difference> diffs = Differences.of(desired, observed);
+        List<Differences.Difference> diffs = new ArrayList<>(Differences.of(desired, observed));
+        String exact = EXACT.get(kind);
+        if (exact != null && !Objects.equals(desired.get(exact), observed.get(exact))
+                && diffs.stream().noneMatch(x -> x.path().startsWith(exact))) {
+            // Differences ignores list items only the host has; in RBAC such leftovers are permissions.
+            diffs.add(new Differences.Difference(exact, observed.get(exact), desired.get(exact)));
+        }
         if (diffs.isEmpty()) {
             return new Decision(Action.UNCHANGED, kind, source, host, IN_SYNC, what + " of tenant " + tenant
                     + " is as rendered", desired, observed);

@@ -63,6 +63,7 @@ final class Provisioner {
     private static final ResourceKind PROFILES = kind(IsolationProfile.API_VERSION, IsolationProfile.KIND);
     private static final ResourceKind STATEFUL_SETS = kind("apps/v1", "StatefulSet");
     private static final ResourceKind NAMESPACES = kind("v1", "Namespace");
+    private static final ResourceKind SECRETS = kind("v1", "Secret");
     /** Kinds the renderers produce in a namespace; removal lists them by the tenant's labels. */
     private static final List<String> RENDERED_KINDS = List.of("StatefulSet", "PodDisruptionBudget", "Service",
             "Secret", "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange",
@@ -266,6 +267,9 @@ final class Provisioner {
                 isolation.add(o);
             }
         }
+        if (!moving) {
+            retireJoinToken(key, place, rendered, outcomes);
+        }
         Condition controlPlane = controlPlaneReady(place, generation);
         Condition isolated = isolationApplied(isolation, generation);
         Condition degraded = degraded(outcomes, generation);
@@ -310,6 +314,32 @@ final class Provisioner {
                     place.mode(), current == null ? null : current.migration());
         });
         return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration);
+    }
+
+    /**
+     * Deletes the control plane's join-token Secret when the control plane no longer publishes one (a tenant that
+     * left private mode with a sqlite datastore): it holds a credential that lets agents join the tenant API. Not
+     * while moving, when agents of the old place may still need it to rejoin.
+     */
+    private void retireJoinToken(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes) {
+        String name = ControlPlaneNames.of(tc).tokenSecret();
+        boolean wanted = rendered.stream().anyMatch(o -> "Secret".equals(Json.string(o, "kind"))
+                && name.equals(Json.string(o, "metadata", "name")));
+        if (wanted) {
+            return;
+        }
+        Optional<JsonObject> token = reader.get(SECRETS, tc.namespace(), name)
+                .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && rendered(o));
+        if (token.isEmpty()) {
+            return;
+        }
+        Decision d = new Decision(Action.DELETE, "Secret", null, new Decision.HostRef(tc.namespace(), name),
+                "JoinTokenRetired", "Secret " + tc.namespace() + "/" + name + " holds the join token of tenant "
+                + tc.tenant() + "'s k3s agents; in " + tc.mode().value() + " mode no agent joins, so it is deleted",
+                null, token.get());
+        Outcome o = applier.apply(d, (stale, current) -> current == null ? null : new Decision(Action.DELETE,
+                "Secret", null, stale.host(), stale.reason(), stale.message(), null, current));
+        report(key, o, outcomes);
     }
 
     /**

@@ -61,6 +61,30 @@ class ProvisionPlanTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("roles")
+    void aRoleGrantsExactlyWhatIsRendered(String name, String observedNames, Action action) {
+        String role = """
+                {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"dev-control-plane",
+                 "namespace":"team-dev","labels":{"tenantplane.io/managed-by":"tenantplane",
+                 "tenantplane.io/tenant":"dev","tenantplane.io/component":"control-plane"}},
+                 "rules":[{"apiGroups":[""],"resources":["secrets"],"resourceNames":%s,"verbs":["get","patch"]}]}""";
+        JsonObject desired = json(role.formatted("[\"dev-kubeconfig\"]"));
+        Decision d = ProvisionPlan.decide("dev", "team-dev/dev", desired, json(role.formatted(observedNames)));
+        assertEquals(action, d.action(), d::toString);
+        if (action == Action.UPDATE) {
+            assertTrue(d.message().contains("rules"), d.message());
+            assertEquals(desired.get("rules"), d.desired().get("rules"));
+        }
+    }
+
+    static Stream<Arguments> roles() {
+        return Stream.of(
+                Arguments.of("as rendered: unchanged", "[\"dev-kubeconfig\"]", Action.UNCHANGED),
+                Arguments.of("a Secret name left over from private mode: removed",
+                        "[\"dev-kubeconfig\",\"dev-token\"]", Action.UPDATE));
+    }
+
     @ParameterizedTest(name = "shared namespace with labels {0}: {1}")
     @MethodSource("namespaces")
     void setsOnlyLabelsOnANamespaceItDoesNotOwn(String labels, Action action) {
