@@ -1,6 +1,10 @@
 package io.tenantplane.cli;
 
+import io.tenantplane.migration.MigrationPlan;
+import io.tenantplane.migration.MigrationSnapshot;
+import io.tenantplane.migration.MigrationState;
 import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.plan.Plan;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,15 +26,24 @@ final class PlanCommand implements Subcommand {
             "recursively. --host takes the objects now in the host namespace (e.g.",
             "from kubectl get -o yaml); they are passed apart because a host object",
             "cannot be told from a tenant object by its content. Without --host the",
-            "host namespace is taken to be empty."}, new String[] {
+            "host namespace is taken to be empty.",
+            "",
+            "When the TenantCluster's status.mode differs from its spec.mode (or",
+            "status.migration is set), the plan is the migration to spec.mode: its",
+            "steps with their decisions and waits, what is deleted and what each",
+            "workload sees; the IsolationProfile is then required. --host takes the",
+            "objects of both host namespaces (the TenantCluster's and the tenant's",
+            "own); objects without a namespace are taken to be in status.hostNamespace."},
+            new String[] {
             "",
             "Examples:",
             "  tenantplane plan -f examples/yaml",
             "  kubectl get pods,services,configmaps,secrets -n team-dev -o yaml > host.yaml",
             "  tenantplane plan -f examples/yaml --host host.yaml -o wide",
+            "  tenantplane plan -f tenantcluster-moving.yaml -f examples/yaml/isolationprofile.yaml",
             "",
             "Exit codes: 0 no Conflict or Error, 1 some decision is a Conflict or",
-            "Error (a CI gate), 2 bad input."});
+            "Error, or the migration is rejected (a CI gate), 2 bad input."});
         s.addOption(Specs.requiredValues("FILE_OR_DIR", "TenantCluster, IsolationProfile, SyncPolicy and tenant "
                 + "objects (files or directories; - reads stdin). Repeatable.", "-f", "--filename"));
         s.addOption(Specs.values("FILE_OR_DIR", "Objects currently in the host namespace (files or directories). "
@@ -54,6 +67,15 @@ final class PlanCommand implements Subcommand {
                 : Format.parse(output, List.of("table", "wide", "yaml", "json"), Format.TABLE, Format.YAML, Format.JSON);
         Workspace ws = Workspace.read(a.strings("-f"), a.strings("--host"), a.stdin());
         Workspace.Target target = ws.target(a.string("--tenant"), a.string("--tenant-namespace"));
+        if (target.migrating()) {
+            MigrationPlan mp = migrationPlan(target, a::note);
+            a.print(switch (format) {
+                case TABLE -> MigrationOutput.text(mp);
+                case YAML -> Format.yaml(MigrationOutput.tree(mp));
+                case JSON -> Format.json(MigrationOutput.tree(mp));
+            });
+            return MigrationOutput.hasProblems(mp) ? Main.PLAN_PROBLEMS : Main.OK;
+        }
         Result r = plan(target);
         r.notes().forEach(a::note);
         a.print(render(r, format, wide, a.flag("--show-objects")));
@@ -85,6 +107,26 @@ final class PlanCommand implements Subcommand {
                     + "ClusterIP Services only)");
         }
         return new Result(Engine.plane().plan(target.request()), target, policyName, notes);
+    }
+
+    /** The migration to the target's spec.mode, from what the input says is in the tenant and on the host. */
+    static MigrationPlan migrationPlan(Workspace.Target target, java.util.function.Consumer<String> notes) {
+        TenantCluster tc = target.cluster();
+        if (target.profile() == null || target.policy() == null) {
+            // Validation makes the TenantCluster's references resolve; this guards the planner's inputs anyway.
+            throw new CliException(null, "-f", "holds no " + (target.profile() == null ? "IsolationProfile"
+                    : "SyncPolicy") + " for TenantCluster " + tc.id() + ", and its migration depends on it",
+                    "add the manifests the TenantCluster references with -f");
+        }
+        TenantCluster.Status s = tc.status();
+        notes.accept("TenantCluster " + tc.id() + " runs in " + (s.mode() == null ? "-" : s.mode().value())
+                + " mode and its spec asks for " + tc.mode().value() + ": this is the migration plan");
+        if (target.hostObjects().isEmpty()) {
+            notes.accept("no --host objects: the plan assumes an empty target and lists no deletions in the old place");
+        }
+        MigrationState state = MigrationState.fromTenantCluster(tc.toJson()).orElse(null);
+        return Engine.plane().planMigration(new MigrationSnapshot(tc, state, target.profile(), target.policy(),
+                target.tenantObjects(), target.hostObjects()));
     }
 
     static String render(Result r, Format format, boolean wide, boolean withObjects) {

@@ -164,8 +164,11 @@ final class Workspace {
                         + " of TenantCluster " + tc.id() + ", which is '" + hostNs + "' (mode " + tc.mode().value() + ")",
                         "leave out --tenant-namespace, or fix it");
             }
+            // Moving between modes, host objects listed without a namespace come from where the tenant runs now.
+            String listedIn = migrating(tc) && tc.status().hostNamespace() != null ? tc.status().hostNamespace()
+                    : hostNs;
             return new Target(tc, false, crs.isolationProfileFor(tc).orElse(null), crs.syncPolicyFor(tc).orElse(null),
-                    tenants, hostObjects(hostNs));
+                    tenants, hostObjects(listedIn));
         }
         if (tenantFlag == null || namespaceFlag == null) {
             throw new CliException(null, tenantFlag == null ? "--tenant" : "--tenant-namespace",
@@ -183,6 +186,12 @@ final class Workspace {
         IsolationProfile ip = crs.isolationProfiles().isEmpty() ? null : crs.isolationProfiles().get(0);
         TenantCluster named = TenantCluster.of(ObjectMeta.of(namespaceFlag, tenantFlag), null);
         return new Target(named, true, ip, sp, tenants, hostObjects(namespaceFlag));
+    }
+
+    /** True when {@code tc}'s status.mode differs from its spec.mode, or a migration is recorded in its status. */
+    static boolean migrating(TenantCluster tc) {
+        TenantCluster.Status s = tc.status();
+        return s != null && (s.migration() != null || s.mode() != null && s.mode() != tc.mode());
     }
 
     private List<JsonObject> hostObjects(String hostNamespace) {
@@ -229,6 +238,11 @@ final class Workspace {
 
         boolean isPrivate() {
             return !fromFlags && cluster.mode() == TenantCluster.Mode.PRIVATE;
+        }
+
+        /** True when the TenantCluster is moving (or asked to move) between modes: its plan is a migration. */
+        boolean migrating() {
+            return !fromFlags && Workspace.migrating(cluster);
         }
 
         /**
