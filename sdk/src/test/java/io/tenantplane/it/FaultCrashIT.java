@@ -116,6 +116,8 @@ class FaultCrashIT {
                 assertTrue(crashes < 50, "provisioning makes progress between crashes");
             }
             assertTrue(crashes >= rendered.size() / 3 - 1, "provisionings that died after their 3rd write: " + crashes);
+            System.out.println("crash: " + crashes + " provisionings of " + rendered.size() + " rendered objects died "
+                    + "after their 3rd write; the next one completed each object once");
             ProvisionReport r = w.plane().ensure(key);
             assertTrue(r.outcomes().stream().noneMatch(o -> o instanceof Outcome.Failed
                     || o.decision().action() == Action.CONFLICT), r::toString);

@@ -106,7 +106,8 @@ class OwnershipPropertyTest {
         host.addAll(foreign.values().stream().map(JsonObject::deepCopy).toList());
 
         convergeAll();
-        assertTrue(host.size() >= 10_000, "the host namespace holds " + host.size() + " objects");
+        int firstSync = host.size();
+        assertTrue(firstSync >= 10_000, "the host namespace holds " + firstSync + " objects");
         checkConverged();
 
         for (int round = 1; round <= 3; round++) {
@@ -120,7 +121,8 @@ class OwnershipPropertyTest {
             convergeAll();
             checkConverged();
         }
-        System.out.println("ownership: " + host.size() + " host objects (" + foreign.size() + " foreign), "
+        System.out.println("ownership: " + firstSync + " host objects after the first sync, " + host.size()
+                + " at the end (" + foreign.size() + " foreign), "
                 + TENANTS.size() + " tenants, " + passes + " passes, " + decisions + " decisions, " + writes
                 + " writes, " + conflicts + " conflicts; no foreign or other-tenant object written");
     }

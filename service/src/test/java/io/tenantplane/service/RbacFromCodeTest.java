@@ -78,7 +78,8 @@ class RbacFromCodeTest {
      * itself (RBAC escalation prevention), which the in-process server does not check.
      */
     private final Set<Permission> escalation = new TreeSet<>();
-    private final Map<Permission, String> namespaces = new ConcurrentHashMap<>();
+    /** Where each permission was used: namespaces, or "*" for cluster-scoped and all-namespace requests. */
+    private final Map<Permission, Set<String>> namespaces = new ConcurrentHashMap<>();
     private KubeApiServer host;
     private KubeApiServer dev;
     private KubeApiServer prod;
@@ -150,8 +151,8 @@ class RbacFromCodeTest {
                 used.add(p);
                 List<String> seg = chain.request().url().pathSegments();
                 int i = seg.indexOf("namespaces");
-                namespaces.merge(p, i >= 0 && seg.size() > i + 2 ? seg.get(i + 1) : "*", (a, b) -> a.equals(b) ? a : a
-                        + "," + b);
+                namespaces.computeIfAbsent(p, x -> ConcurrentHashMap.newKeySet())
+                        .add(i >= 0 && seg.size() > i + 2 ? seg.get(i + 1) : "*");
             }
             return chain.proceed(chain.request());
         }).build());
@@ -265,8 +266,14 @@ class RbacFromCodeTest {
         Set<String> secretVerbs = new TreeSet<>();
         used.stream().filter(p -> p.group().isEmpty() && p.resource().equals("secrets")).forEach(p ->
                 secretVerbs.add(p.verb()));
-        System.out.println("rbac: secrets are used with " + secretVerbs);
+        Set<String> secretNamespaces = new TreeSet<>();
+        used.stream().filter(p -> p.group().isEmpty() && p.resource().equals("secrets")).forEach(p ->
+                secretNamespaces.addAll(namespaces.get(p)));
+        System.out.println("rbac: secrets are used with " + secretVerbs + " in " + secretNamespaces);
         assertFalse(secretVerbs.contains("deletecollection"));
+        assertTrue(Set.of(NS, "team-dev-x-prod", "team-dev-x-dev").containsAll(secretNamespaces),
+                "Secrets are touched only in TenantCluster namespaces and tenants' (possible) own host namespaces, "
+                        + "never across all namespaces: " + secretNamespaces);
     }
 
     private static final List<String> RENDERED = List.of("StatefulSet", "PodDisruptionBudget", "Service", "Secret",
@@ -533,11 +540,11 @@ class RbacFromCodeTest {
             return new Rbac(cluster, roleNs, role);
         }
 
-        boolean grants(Permission p, String usedIn) {
+        boolean grants(Permission p, Set<String> usedIn) {
             if (clusterWide.contains(p)) {
                 return true;
             }
-            return inRoleNamespace.contains(p) && usedIn != null && usedIn.equals(roleNamespace);
+            return inRoleNamespace.contains(p) && usedIn != null && Set.of(roleNamespace).equals(usedIn);
         }
 
         Set<Permission> all() {
