@@ -49,8 +49,8 @@ import org.yaml.snakeyaml.Yaml;
  * Least privilege, derived from the code rather than from a list: one replica, wired as the service wires it (elector,
  * reconciler informers, the SDK Syncer on the leader, the kubeconfig-Secret tenant connector, Events, the explain
  * reads of the REST API), runs a tenant's whole life on an in-process host: a shared sqlite tenant and a dedicated
- * etcd tenant that syncs every namespaced kind, drift repaired, a source deleted, an Event series and a conflict on
- * it, then both TenantClusters deleted. Every request the service's own clients send is recorded as the RBAC
+ * etcd tenant that syncs every namespaced kind, drift repaired, a source deleted, the shared tenant migrated to
+ * dedicated mode, an Event series and a conflict on it, then both TenantClusters deleted. Every request the service's own clients send is recorded as the RBAC
  * permission it needs (verb, API group, resource). The ClusterRole and Role of {@code kubectl kustomize k8s/} must
  * grant exactly that set: every call granted, nothing granted that the code does not use.
  */
@@ -225,6 +225,21 @@ class RbacFromCodeTest {
                     () -> "rendered objects are restored and prod's changes reach the host: "
                             + renderedDrifted(hostKube));
 
+            JsonObject profile = hostKube.require("IsolationProfile", NS, "restricted");
+            profile.getAsJsonObject("spec").add("nodePlacement", JsonParser.parseString(
+                    "{\"nodeSelector\":{\"kubernetes.io/os\":\"linux\"}}"));
+            hostKube.update(profile);
+            JsonObject devCluster = hostKube.require("TenantCluster", NS, "dev");
+            devCluster.getAsJsonObject("spec").addProperty("mode", "dedicated");
+            hostKube.update(devCluster);
+            assertTrue(Kube.eventually(Duration.ofSeconds(60), () -> {
+                JsonObject tc = hostKube.require("TenantCluster", NS, "dev");
+                return "dedicated".equals(Json.string(tc, "status", "mode"))
+                        && Json.object(tc, "status", "migration") == null
+                        && hostKube.get("Pod", "team-dev-x-dev", "nginx-x-default-x-dev").isPresent();
+            }), () -> "dev migrates from shared to dedicated: " + hostKube.require("TenantCluster", NS, "dev")
+                    .get("status"));
+
             TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
             LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
                     ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
@@ -235,9 +250,11 @@ class RbacFromCodeTest {
             hostKube.delete("TenantCluster", NS, "dev");
             assertTrue(Kube.eventually(SYNC, () -> hostKube.get("TenantCluster", NS, "prod").isEmpty()
                     && hostKube.get("TenantCluster", NS, "dev").isEmpty()), "both tenants are removed");
-            assertTrue(hostKube.get("Namespace", null, "team-dev-x-prod")
-                    .map(n -> Json.string(n, "metadata", "deletionTimestamp") != null).orElse(true),
-                    "with prod's own namespace");
+            for (String own : List.of("team-dev-x-prod", "team-dev-x-dev")) {
+                assertTrue(hostKube.get("Namespace", null, own)
+                        .map(n -> Json.string(n, "metadata", "deletionTimestamp") != null).orElse(true),
+                        "with its own namespace " + own);
+            }
         } finally {
             elector.close();
             reconciler.close();
@@ -445,10 +462,15 @@ class RbacFromCodeTest {
                                 host.updateStatus(sts);
                             });
                 }
-                for (String ns : List.of(NS, "team-dev-x-prod")) {
+                for (String ns : List.of(NS, "team-dev-x-prod", "team-dev-x-dev")) {
                     for (JsonObject pod : host.list("Pod", ns)) {
                         if (pod.getAsJsonObject("spec").get("nodeName") == null) {
                             bind(ns, Json.string(pod, "metadata", "name"));
+                        } else if (!"Running".equals(Json.string(pod, "status", "phase"))) {
+                            pod.add("status", JsonParser.parseString("""
+                                    {"phase":"Running","podIP":"10.42.0.7","conditions":[{"type":"Ready",
+                                     "status":"True"}]}""").getAsJsonObject());
+                            host.updateStatus(pod);
                         }
                     }
                 }
