@@ -72,7 +72,6 @@ public final class TenantPlane {
     private final Converger converger;
     private final Provisioner provisioner;
     private final MigrationRunner migrationRunner;
-    private final MigrationPlanner migrationPlanner = new MigrationPlanner();
     private final Reader hostReader;
 
     private TenantPlane(Builder b) {
@@ -163,7 +162,8 @@ public final class TenantPlane {
      */
     public MigrationPlan planMigration(MigrationSnapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot");
-        return migrationPlanner.plan(snapshot);
+        // Made per call: the planner holds no state, and offline users (the CLI) should not load it unless asked.
+        return new MigrationPlanner().plan(snapshot);
     }
 
     /**
