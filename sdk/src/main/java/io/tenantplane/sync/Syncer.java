@@ -70,6 +70,13 @@ public final class Syncer implements AutoCloseable {
     private final Map<TenantKey, String> tenantClusterVersions = new ConcurrentHashMap<>();
     /** Tenants whose TenantCluster, as last watched, records a migration in status.migration. */
     private final Set<TenantKey> moving = ConcurrentHashMap.newKeySet();
+    /** Tenants whose TenantCluster is being deleted: no object pass may write for them any more. */
+    private final Set<TenantKey> deleting = ConcurrentHashMap.newKeySet();
+    /**
+     * Object passes of a tenant hold its read lock; the pass that removes a deleted tenant holds the write lock, so it
+     * starts only after every object pass in flight has written, and no object pass writes after it.
+     */
+    private final Map<TenantKey, java.util.concurrent.locks.ReadWriteLock> passLocks = new ConcurrentHashMap<>();
     private final Object watchLock = new Object();
     private final Map<HostScope, Watcher> hostWatchers = new HashMap<>();
     private final Map<HostScope, Set<TenantKey>> hostWatcherUsers = new HashMap<>();
@@ -192,6 +199,9 @@ public final class Syncer implements AutoCloseable {
         String before = seen == null ? tenantClusterVersions.remove(key) : tenantClusterVersions.put(key, seen);
         // Status changes are no reason for a pass, except the start and end of a migration: from its start no object
         // pass may sync from a context read before it, and at its end the tenant is converged in its new place.
+        if (seen != null && Json.string(tc, "metadata", "deletionTimestamp") != null) {
+            deleting.add(key);
+        }
         boolean migrating = seen != null && Json.object(tc, "status", "migration") != null;
         boolean changed = migrating ? moving.add(key) : moving.remove(key);
         if (seen == null || !seen.equals(before) || changed && !migrating) {
@@ -272,7 +282,18 @@ public final class Syncer implements AutoCloseable {
 
     private boolean tenantPass(TenantKey key) {
         if (options.provision()) {
-            ProvisionReport p = plane.ensure(key);
+            ProvisionReport p;
+            if (deleting.contains(key)) {
+                var lock = passLock(key).writeLock();
+                lock.lock();
+                try {
+                    p = plane.ensure(key);
+                } finally {
+                    lock.unlock();
+                }
+            } else {
+                p = plane.ensure(key);
+            }
             if (p.gone()) {
                 forget(key);
                 return true;
@@ -289,6 +310,8 @@ public final class Syncer implements AutoCloseable {
         if (ctx.isEmpty() || ctx.get().cluster().metadata().deletionTimestamp() != null) {
             if (ctx.isEmpty()) {
                 forget(key);
+            } else {
+                deleting.add(key);
             }
             return true;
         }
@@ -320,7 +343,18 @@ public final class Syncer implements AutoCloseable {
             queue.add(new TenantWork(w.tenant()));
             return true;
         }
-        ConvergenceReport report = plane.converge(ctx, w.object());
+        ConvergenceReport report;
+        var lock = passLock(w.tenant()).readLock();
+        lock.lock();
+        try {
+            if (deleting.contains(w.tenant())) {
+                // Its removal collects the host copies; writing one now would leave an orphan behind.
+                return true;
+            }
+            report = plane.converge(ctx, w.object());
+        } finally {
+            lock.unlock();
+        }
         if (migrating(report)) {
             // A change during a migration (e.g. a copy in the new place became Ready) may let it move on.
             queue.add(new TenantWork(w.tenant()));
@@ -440,7 +474,13 @@ public final class Syncer implements AutoCloseable {
         return w == null ? List.of() : List.of(w);
     }
 
+    private java.util.concurrent.locks.ReadWriteLock passLock(TenantKey key) {
+        return passLocks.computeIfAbsent(key, k -> new java.util.concurrent.locks.ReentrantReadWriteLock());
+    }
+
     private void forget(TenantKey key) {
+        deleting.remove(key);
+        passLocks.remove(key);
         List<Watcher> stopped = new ArrayList<>();
         synchronized (watchLock) {
             TenantState state = tenants.remove(key);
