@@ -150,10 +150,10 @@ final class ColdStartSection {
             }
         }
         if (jarBuilt) {
-            figures.add(Figure.plain("… of which `java -jar` with the launcher's flags",
+            figures.add(Figure.plain("The same with `java -jar` and the launcher's flags, no script",
                     Figure.number(median(bareTimes)) + " ms", reproduce));
         }
-        figures.add(Figure.plain("… of which JVM start alone (`java -version`)", Figure.number(median(jvmTimes)) + " ms",
+        figures.add(Figure.plain("JVM start alone (`java -version`)", Figure.number(median(jvmTimes)) + " ms",
                 reproduce));
         return new Report.Section(Main.TITLES.get("cli"), figures, notes);
     }

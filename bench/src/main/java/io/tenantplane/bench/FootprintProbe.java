@@ -24,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the tenants' objects take as bare gson trees. Reads the servers' JSON line on standard input; prints one JSON line
  * per measurement.
  *
- * <p>Usage: {@code FootprintProbe OBJECTS_PER_TENANT STEP...} (e.g. {@code 200 1 10 100})
+ * <p>Usage: {@code FootprintProbe OBJECTS_PER_TENANT STEP...} (e.g. {@code 200 1 10 100}). By default each tenant
+ * gets a client of its own, as the kubeconfig-Secret connector builds them; with {@code -Dbench.sharedPool=true} the
+ * tenant clients share one OkHttp connection pool and dispatcher.
  */
 public final class FootprintProbe {
 
@@ -45,9 +47,16 @@ public final class FootprintProbe {
         String host = Json.string(servers, "host");
         JsonArray tenantUrls = servers.getAsJsonArray("tenants");
         Map<String, ApiClient> clients = new ConcurrentHashMap<>();
-        TenantPlane plane = TenantPlane.builder().hostClient(Cluster.client(host))
-                .tenantConnector(tc -> clients.computeIfAbsent(tc.tenant(), t -> Cluster.client(
-                        tenantUrls.get(Integer.parseInt(t.substring(1))).getAsString())))
+        ApiClient hostClient = Cluster.client(host);
+        boolean shared = Boolean.getBoolean("bench.sharedPool");
+        TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
+                .tenantConnector(tc -> clients.computeIfAbsent(tc.tenant(), t -> {
+                    ApiClient c = Cluster.client(tenantUrls.get(Integer.parseInt(t.substring(1))).getAsString());
+                    if (shared) {
+                        c.setHttpClient(hostClient.getHttpClient().newBuilder().build());
+                    }
+                    return c;
+                }))
                 .build();
         try (Syncer syncer = plane.syncer(SyncerOptions.defaults().withProvision(false)).start()) {
             if (!syncer.awaitStarted(Duration.ofSeconds(60))) {

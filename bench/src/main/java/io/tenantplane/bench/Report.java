@@ -34,7 +34,10 @@ public final class Report {
         StringBuilder sb = new StringBuilder();
         sb.append(BEGIN).append("\n\n");
         sb.append("Measured ").append(when.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")))
-                .append(" on ").append(machine.describe()).append(".\n\n");
+                .append(" on ").append(machine.describe()).append(String.format(java.util.Locale.ROOT,
+                        ", %.2f at the end", java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                                .getSystemLoadAverage())).append(". Other work on the machine shows in the load "
+                        + "average (at most one per core is a quiet machine) and makes results noisier.\n\n");
         for (Section s : sections) {
             sb.append("### ").append(s.title()).append("\n\n");
             sb.append("| Figure | Result | Baseline (same run) | Ratio | Target | Met | Reproduce |\n");
