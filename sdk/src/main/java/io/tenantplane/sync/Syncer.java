@@ -282,21 +282,18 @@ public final class Syncer implements AutoCloseable {
 
     private boolean tenantPass(TenantKey key) {
         if (options.provision()) {
-            ProvisionReport p;
-            if (deleting.contains(key)) {
-                var lock = passLock(key).writeLock();
-                lock.lock();
-                try {
-                    p = plane.ensure(key);
-                } finally {
-                    lock.unlock();
+            // Provisioning may be the removal of a deleted tenant: it runs while no object pass of the tenant is in
+            // flight, and a tenant that is gone is forgotten before any object pass can look at its cached context.
+            var lock = passLock(key).writeLock();
+            lock.lock();
+            try {
+                ProvisionReport p = plane.ensure(key);
+                if (p.gone()) {
+                    forget(key);
+                    return true;
                 }
-            } else {
-                p = plane.ensure(key);
-            }
-            if (p.gone()) {
-                forget(key);
-                return true;
+            } finally {
+                lock.unlock();
             }
         }
         Optional<TenantContext> ctx;
@@ -336,17 +333,17 @@ public final class Syncer implements AutoCloseable {
     }
 
     private boolean objectPass(ObjectWork w) {
-        TenantState state = tenants.get(w.tenant());
-        TenantContext ctx = state == null ? null : state.context;
-        if (ctx == null || moving.contains(w.tenant())) {
-            // Unknown yet, or migrating (the cached context may predate it): the tenant's full pass looks.
-            queue.add(new TenantWork(w.tenant()));
-            return true;
-        }
         ConvergenceReport report;
         var lock = passLock(w.tenant()).readLock();
         lock.lock();
         try {
+            TenantState state = tenants.get(w.tenant());
+            TenantContext ctx = state == null ? null : state.context;
+            if (ctx == null || moving.contains(w.tenant())) {
+                // Unknown yet, gone, or migrating (the cached context may predate it): the tenant's full pass looks.
+                queue.add(new TenantWork(w.tenant()));
+                return true;
+            }
             if (deleting.contains(w.tenant())) {
                 // Its removal collects the host copies; writing one now would leave an orphan behind.
                 return true;
