@@ -1,7 +1,7 @@
 package io.tenantplane.controlplane;
 
-import static io.tenantplane.controlplane.Build.arr;
-import static io.tenantplane.controlplane.Build.obj;
+import static io.tenantplane.json.Build.arr;
+import static io.tenantplane.json.Build.obj;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.model.InvalidResourceException;

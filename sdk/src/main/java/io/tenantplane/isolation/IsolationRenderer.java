@@ -1,7 +1,7 @@
 package io.tenantplane.isolation;
 
-import static io.tenantplane.isolation.Build.arr;
-import static io.tenantplane.isolation.Build.obj;
+import static io.tenantplane.json.Build.arr;
+import static io.tenantplane.json.Build.obj;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.controlplane.ControlPlaneRenderer;

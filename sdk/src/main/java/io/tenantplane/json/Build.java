@@ -1,4 +1,4 @@
-package io.tenantplane.controlplane;
+package io.tenantplane.json;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -7,13 +7,16 @@ import com.google.gson.JsonPrimitive;
 import java.util.List;
 import java.util.Map;
 
-/** Terse construction of JSON trees; keys keep the order given, null values are left out. */
-final class Build {
+/**
+ * Terse construction of JSON trees for the renderers; keys keep the order given, null values are left out.
+ */
+public final class Build {
 
     private Build() {
     }
 
-    static JsonObject obj(Object... keysAndValues) {
+    /** An object from alternating keys (strings) and values; null values are left out. */
+    public static JsonObject obj(Object... keysAndValues) {
         if (keysAndValues.length % 2 != 0) {
             throw new IllegalArgumentException("keys and values must pair up");
         }
@@ -27,7 +30,8 @@ final class Build {
         return o;
     }
 
-    static JsonArray arr(Object... items) {
+    /** An array of the given items, each converted by {@link #json(Object)}. */
+    public static JsonArray arr(Object... items) {
         JsonArray a = new JsonArray();
         for (Object i : items) {
             a.add(json(i));
@@ -35,7 +39,8 @@ final class Build {
         return a;
     }
 
-    static JsonElement json(Object v) {
+    /** A JSON element for a string, number, boolean, map, list or JSON element; anything else is refused. */
+    public static JsonElement json(Object v) {
         return switch (v) {
             case JsonElement e -> e;
             case String s -> new JsonPrimitive(s);
