@@ -281,39 +281,41 @@ public final class Syncer implements AutoCloseable {
     }
 
     private boolean tenantPass(TenantKey key) {
-        if (options.provision()) {
-            // Provisioning may be the removal of a deleted tenant: it runs while no object pass of the tenant is in
-            // flight, and a tenant that is gone is forgotten before any object pass can look at its cached context.
-            var lock = passLock(key).writeLock();
-            lock.lock();
-            try {
+        // Provisioning (which may be a deleted tenant's removal or a migration step) and the refresh of the cached
+        // context run while no object pass of the tenant is in flight: an object pass never writes from a context
+        // that provisioning has just made stale (a gone tenant, or a tenant that moved to another namespace).
+        var lock = passLock(key).writeLock();
+        lock.lock();
+        Optional<TenantContext> ctx;
+        TenantState state;
+        try {
+            if (options.provision()) {
                 ProvisionReport p = plane.ensure(key);
                 if (p.gone()) {
                     forget(key);
                     return true;
                 }
-            } finally {
-                lock.unlock();
             }
-        }
-        Optional<TenantContext> ctx;
-        try {
-            ctx = plane.context(key);
-        } catch (TenantPlaneException e) {
-            // The TenantCluster or what it references is invalid: ensure() has said so in its status.
-            LOG.log(System.Logger.Level.DEBUG, "tenant " + key + " cannot be synced: " + e.getMessage());
-            return true;
-        }
-        if (ctx.isEmpty() || ctx.get().cluster().metadata().deletionTimestamp() != null) {
-            if (ctx.isEmpty()) {
-                forget(key);
-            } else {
-                deleting.add(key);
+            try {
+                ctx = plane.context(key);
+            } catch (TenantPlaneException e) {
+                // The TenantCluster or what it references is invalid: ensure() has said so in its status.
+                LOG.log(System.Logger.Level.DEBUG, "tenant " + key + " cannot be synced: " + e.getMessage());
+                return true;
             }
-            return true;
+            if (ctx.isEmpty() || ctx.get().cluster().metadata().deletionTimestamp() != null) {
+                if (ctx.isEmpty()) {
+                    forget(key);
+                } else {
+                    deleting.add(key);
+                }
+                return true;
+            }
+            state = tenants.computeIfAbsent(key, k -> new TenantState());
+            state.context = ctx.get();
+        } finally {
+            lock.unlock();
         }
-        TenantState state = tenants.computeIfAbsent(key, k -> new TenantState());
-        state.context = ctx.get();
         ApiClient client;
         try {
             client = plane.tenantClient(ctx.get().cluster());
