@@ -17,4 +17,7 @@ echo "bench: building $jar ..." >&2
 "$root/mvnw" -B -q -o -Dtp.target="$target" -DskipTests -Dmaven.javadoc.skip=true -pl bench -am package >&2 \
   || "$root/mvnw" -B -q -Dtp.target="$target" -DskipTests -Dmaven.javadoc.skip=true -pl bench -am package >&2
 cd "$root"
-exec "$java_home/bin/java" -Xmx4g -jar "$jar" --repo "$root" "$@"
+flags=(-Xmx4g)
+# JMH 1.37 uses sun.misc.Unsafe; JDK 23+ warns about it on every fork.
+[ "$(tenantplane_java_major "$java_home")" -ge 23 ] && flags+=(--sun-misc-unsafe-memory-access=allow)
+exec "$java_home/bin/java" "${flags[@]}" -jar "$jar" --repo "$root" "$@"

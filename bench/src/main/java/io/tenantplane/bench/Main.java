@@ -67,6 +67,7 @@ public final class Main {
             runs = Math.min(runs, 3);
         }
         Machine machine = Machine.current();
+        ZonedDateTime started = ZonedDateTime.now();
         System.out.println("tenantplane benchmarks on " + machine.describe());
         List<Report.Section> sections = new ArrayList<>();
         List<Plot.Series> plot = List.of();
@@ -103,7 +104,7 @@ public final class Main {
                 Plot.write(doc.resolveSibling(PLOT), "Planning time against tenant objects",
                         "tenant objects", "milliseconds per plan", plot);
             }
-            Report.write(doc, Files.exists(doc) ? "" : intro(), Report.generated(machine, ZonedDateTime.now(), sections,
+            Report.write(doc, Files.exists(doc) ? "" : intro(), Report.generated(machine, started, sections,
                     plot.isEmpty() ? null : PLOT));
             System.out.println("wrote " + doc + " and " + doc.resolveSibling(PLOT));
         }

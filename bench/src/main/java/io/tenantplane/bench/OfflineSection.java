@@ -82,11 +82,13 @@ final class OfflineSection {
 
     static Result summarise(Config c, Collection<RunResult> results) throws IOException {
         Map<String, Double> score = new HashMap<>();
+        Map<String, Double> error = new HashMap<>();
         for (RunResult r : results) {
             var p = r.getParams();
             String method = p.getBenchmark().substring(p.getBenchmark().lastIndexOf('.', p.getBenchmark().lastIndexOf('.') - 1) + 1);
             String key = method + paramSuffix(p.getParam("host")) + paramSuffix(p.getParam("objects"));
             score.put(key, r.getPrimaryResult().getScore());
+            error.put(key, r.getPrimaryResult().getScoreError());
         }
         List<Figure> figures = new ArrayList<>();
         List<String> notes = new ArrayList<>();
@@ -108,7 +110,8 @@ final class OfflineSection {
                 boolean met = ratio <= PLAN_TARGET;
                 planMissed |= !met;
                 figures.add(new Figure(String.format(Locale.ROOT, "Plan %,d objects, %s host", n, host),
-                        Figure.number(plan) + " ms", "deep copy " + Figure.number(copy) + " ms", ratio,
+                        withError(plan, error.get("PlanBenchmark.plan/" + host + "/" + n), " ms"),
+                        "deep copy " + withError(copy, error.get("DeepCopyBenchmark.deepCopy/" + n), " ms"), ratio,
                         "≤ " + Figure.number(PLAN_TARGET) + "×", met,
                         JMH + "'PlanBenchmark|DeepCopyBenchmark' -p objects=" + n + " -p host=" + host));
                 points.add(new Plot.Point(n, plan));
@@ -134,11 +137,12 @@ final class OfflineSection {
         }
         double names = score.getOrDefault("NamingBenchmark.hostName", Double.NaN);
         double sha = score.getOrDefault("NamingBenchmark.sha256OfPlainForm", Double.NaN);
-        figures.add(new Figure("Naming (host names per second, 1 in 8 hashed)", Figure.number(names) + " /s",
+        figures.add(new Figure("Naming (host names per second, 1 in 8 hashed)",
+                withError(names, error.get("NamingBenchmark.hostName"), " /s"),
                 "one SHA-256 per name " + Figure.number(sha) + " /s", sha / names, "—", null, JMH + "NamingBenchmark"));
         double explain = score.getOrDefault("ExplainBenchmark.explainSync", Double.NaN);
         double planOne = score.getOrDefault("ExplainBenchmark.planOnePod", Double.NaN);
-        figures.add(new Figure("Explain one Pod (latency)", Figure.number(explain) + " µs",
+        figures.add(new Figure("Explain one Pod (latency)", withError(explain, error.get("ExplainBenchmark.explainSync"), " µs"),
                 "plan of one Pod " + Figure.number(planOne) + " µs", explain / planOne, "—", null, JMH + "ExplainBenchmark"));
         if (planMissed && !c.profileFor().isZero()) {
             int n = c.sizes().get(Math.min(1, c.sizes().size() - 1));
@@ -156,6 +160,11 @@ final class OfflineSection {
             throw new IllegalStateException("JMH gave no score for: " + missing);
         }
         return new Result(new Report.Section(Main.TITLES.get("plan"), figures, notes), plot);
+    }
+
+    /** "865 ± 40 ms": the score with JMH's 99.9% confidence half-width, when JMH could compute one. */
+    static String withError(double score, Double error, String unit) {
+        return Figure.number(score) + (error == null || error.isNaN() ? "" : " ± " + Figure.number(error)) + unit;
     }
 
     private static String paramSuffix(String value) {
