@@ -1,5 +1,6 @@
 package io.tenantplane.controlplane;
 
+import io.tenantplane.testing.Expectations;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

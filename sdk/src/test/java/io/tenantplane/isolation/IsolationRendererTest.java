@@ -1,5 +1,6 @@
 package io.tenantplane.isolation;
 
+import io.tenantplane.testing.Expectations;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.tenantplane.isolation;
+package io.tenantplane.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,12 +23,12 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * {@code {object, path, equals | contains | excludes}}. Paths: {@code a.b}, {@code [0]}, {@code [key.with.dots]} for
  * map keys, {@code [*]} to map over a list.
  */
-final class Expectations {
+public final class Expectations {
 
     private Expectations() {
     }
 
-    static List<JsonObject> cases(String resource) {
+    public static List<JsonObject> cases(String resource) {
         try (InputStream in = Expectations.class.getResourceAsStream(resource)) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             List<JsonObject> out = new ArrayList<>();
@@ -41,11 +41,11 @@ final class Expectations {
         }
     }
 
-    static String id(JsonObject o) {
+    public static String id(JsonObject o) {
         return Json.string(o, "kind") + "/" + Json.string(o, "metadata", "name");
     }
 
-    static void check(JsonObject caseDoc, List<JsonObject> rendered) {
+    public static void check(JsonObject caseDoc, List<JsonObject> rendered) {
         List<String> expectedIds = caseDoc.getAsJsonArray("objects").asList().stream().map(JsonElement::getAsString)
                 .toList();
         assertEquals(expectedIds, rendered.stream().map(Expectations::id).toList());
@@ -103,7 +103,7 @@ final class Expectations {
         return e;
     }
 
-    static JsonElement at(JsonElement root, String path) {
+    public static JsonElement at(JsonElement root, String path) {
         List<String> steps = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         for (int i = 0; i < path.length(); i++) {
