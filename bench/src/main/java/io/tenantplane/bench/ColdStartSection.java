@@ -27,8 +27,8 @@ final class ColdStartSection {
     }
 
     /** What the launcher checks for changes, and what it runs, relative to the repository root. */
-    static final List<String> STAGED = List.of("tenantplane", ".ci/find-jdk.sh", "sdk/src/main", "cli/src/main",
-            "examples/yaml");
+    static final List<String> STAGED = List.of("tenantplane", ".ci/find-jdk.sh", "pom.xml", "sdk/pom.xml",
+            "cli/pom.xml", "sdk/src/main", "cli/src/main", "examples/yaml");
     static final String JAR = "cli/target/tenantplane.jar";
 
     static Report.Section run(Path repo, int runs) throws IOException, InterruptedException {
@@ -108,9 +108,8 @@ final class ColdStartSection {
         });
 
         timeLauncher(cli, repo);
-        List<String> bare = new ArrayList<>(List.of(java, "-XX:+AutoCreateSharedArchive",
-                "-XX:SharedArchiveFile=" + repo.resolve("cli/target/tenantplane.jsa"), "-XX:TieredStopAtLevel=1",
-                "-Xshare:auto", "-jar", jar.toString()));
+        List<String> bare = new ArrayList<>(List.of(java, startupCache(repo), "-XX:TieredStopAtLevel=1", "-jar",
+                jar.toString()));
         bare.addAll(EXPLAIN);
         List<String> jvm = List.of(java, "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-version");
         if (!kube.isEmpty()) {
@@ -158,19 +157,29 @@ final class ColdStartSection {
         return new Report.Section(Main.TITLES.get("cli"), figures, notes);
     }
 
+    /**
+     * The flag that makes a JVM use the start-up cache the launcher made in its warm-up run: the AOT cache on JDK
+     * 25+, a class-data sharing archive before.
+     */
+    static String startupCache(Path repo) {
+        Path aot = repo.resolve("cli/target/tenantplane.aot");
+        return Files.isRegularFile(aot) ? "-XX:AOTCache=" + aot
+                : "-XX:SharedArchiveFile=" + repo.resolve("cli/target/tenantplane.jsa");
+    }
+
     /** How many classes the command loads and how many come from the CDS archive. */
     private static String classLoading(String java, Path repo, Path jar) throws IOException, InterruptedException {
         Path log = Files.createTempFile("tenantplane-classes", ".log");
         try {
-            List<String> cmd = new ArrayList<>(List.of(java, "-XX:SharedArchiveFile=" + repo.resolve("cli/target/tenantplane.jsa"),
-                    "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xlog:class+load=info:file=" + log, "-jar", jar.toString()));
+            List<String> cmd = new ArrayList<>(List.of(java, startupCache(repo), "-XX:TieredStopAtLevel=1",
+                    "-Xlog:class+load=info:file=" + log, "-jar", jar.toString()));
             cmd.addAll(EXPLAIN);
             time(cmd, repo, 60);
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             long total = lines.stream().filter(l -> l.contains("source:")).count();
             long shared = lines.stream().filter(l -> l.contains("shared objects file")).count();
             return String.format(Locale.ROOT, "The CLI run loads %,d classes, %,d of them (%.0f%%) from the class-data "
-                    + "sharing archive.", total, shared, total == 0 ? 0 : 100.0 * shared / total);
+                    + "sharing archive or AOT cache.", total, shared, total == 0 ? 0 : 100.0 * shared / total);
         } finally {
             Files.deleteIfExists(log);
         }
