@@ -6,7 +6,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The host name of a synced tenant object: a pure, deterministic function of (name, virtual namespace, tenant).
@@ -58,11 +57,6 @@ public final class HostNames {
     /** Joins the parts of an ambiguous plain form for hashing; it never occurs in a Kubernetes name. */
     public static final String AMBIGUOUS_HASH_SEPARATOR = "/";
 
-    private static final Pattern DNS1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    /** Kubernetes' own subdomain pattern: dot-separated labels, with no per-label length limit. */
-    private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(
-            "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-
     private HostNames() {
     }
 
@@ -76,7 +70,7 @@ public final class HostNames {
      * @throws IllegalArgumentException naming the argument when one is null, empty or not a valid name
      */
     public static String hostName(String name, String virtualNamespace, String tenant) {
-        return derive(name, virtualNamespace, tenant).hostName();
+        return name(name, virtualNamespace, tenant);
     }
 
     /**
@@ -86,7 +80,27 @@ public final class HostNames {
      * @throws IllegalArgumentException naming the argument when one is null, empty or not a valid name
      */
     public static String clusterScopedHostName(String name, String tenant) {
-        return derive(name, null, tenant).hostName();
+        return name(name, null, tenant);
+    }
+
+    /**
+     * {@code derive(...).hostName()} without the derivation: the SHA-256 is computed only for a hashed name, and no
+     * explanation is written. Names are made for every object of every plan, so this is the hot path.
+     */
+    private static String name(String name, String virtualNamespace, String tenant) {
+        checkName("name", name);
+        if (virtualNamespace != null) {
+            checkLabel("virtualNamespace", virtualNamespace);
+        }
+        checkLabel("tenant", tenant);
+        String plain = virtualNamespace == null ? name + SEPARATOR + tenant
+                : name + SEPARATOR + virtualNamespace + SEPARATOR + tenant;
+        boolean ambiguous = !readsBack(plain, name, virtualNamespace, tenant);
+        if (!ambiguous && plain.length() <= MAX_LENGTH) {
+            return plain;
+        }
+        String hashInput = ambiguous ? hashInputOfAmbiguous(name, virtualNamespace, tenant) : plain;
+        return hashedName(plain, sha256Hex(hashInput));
     }
 
     /**
@@ -103,8 +117,8 @@ public final class HostNames {
         checkLabel("tenant", tenant);
         List<String> parts = virtualNamespace == null ? List.of(name, tenant) : List.of(name, virtualNamespace, tenant);
         String plain = String.join(SEPARATOR, parts);
-        boolean ambiguous = !List.of(plain.split(SEPARATOR, -1)).equals(parts);
-        String hashInput = ambiguous ? String.join(AMBIGUOUS_HASH_SEPARATOR, parts) : plain;
+        boolean ambiguous = !readsBack(plain, name, virtualNamespace, tenant);
+        String hashInput = ambiguous ? hashInputOfAmbiguous(name, virtualNamespace, tenant) : plain;
         String sha = sha256Hex(hashInput);
         String why = null;
         if (ambiguous) {
@@ -116,13 +130,39 @@ public final class HostNames {
         if (why == null) {
             return new NameDerivation(plain, false, null, hashInput, sha, plain);
         }
-        String prefix = plain.substring(0, Math.min(PREFIX_LENGTH, plain.length()));
-        int end = prefix.length();
-        while (end > 0 && (prefix.charAt(end - 1) == '-' || prefix.charAt(end - 1) == '.')) {
+        return new NameDerivation(plain, true, why, hashInput, sha, hashedName(plain, sha));
+    }
+
+    private static String hashedName(String plain, String sha) {
+        int end = Math.min(PREFIX_LENGTH, plain.length());
+        while (end > 0 && (plain.charAt(end - 1) == '-' || plain.charAt(end - 1) == '.')) {
             end--;
         }
-        return new NameDerivation(plain, true, why, hashInput, sha,
-                prefix.substring(0, end) + "-" + sha.substring(0, HASH_HEX_DIGITS));
+        return plain.substring(0, end) + "-" + sha.substring(0, HASH_HEX_DIGITS);
+    }
+
+    private static String hashInputOfAmbiguous(String name, String virtualNamespace, String tenant) {
+        return virtualNamespace == null ? name + AMBIGUOUS_HASH_SEPARATOR + tenant
+                : name + AMBIGUOUS_HASH_SEPARATOR + virtualNamespace + AMBIGUOUS_HASH_SEPARATOR + tenant;
+    }
+
+    /**
+     * Whether splitting {@code plain} at each {@code -x-} (left to right, as {@code String.split} does) gives back
+     * exactly the parts: the same test as {@code List.of(plain.split("-x-", -1)).equals(parts)}, without a regex.
+     */
+    private static boolean readsBack(String plain, String name, String virtualNamespace, String tenant) {
+        int from = 0;
+        for (int i = 0; i < (virtualNamespace == null ? 2 : 3); i++) {
+            String part = i == 0 ? name : i == 1 && virtualNamespace != null ? virtualNamespace : tenant;
+            int at = plain.indexOf(SEPARATOR, from);
+            int end = at < 0 ? plain.length() : at;
+            boolean last = i == (virtualNamespace == null ? 1 : 2);
+            if (last != (at < 0) || end - from != part.length() || !plain.startsWith(part, from)) {
+                return false;
+            }
+            from = end + SEPARATOR.length();
+        }
+        return true;
     }
 
     /**
@@ -137,7 +177,7 @@ public final class HostNames {
         if (hostName == null) {
             return Optional.empty();
         }
-        String[] split = hostName.split(SEPARATOR, -1);
+        String[] split = split(hostName);
         if (split.length != (namespaced ? 3 : 2)) {
             return Optional.empty();
         }
@@ -150,9 +190,42 @@ public final class HostNames {
         }
     }
 
+    /** {@code s.split("-x-", -1)} without a regex. */
+    private static String[] split(String s) {
+        List<String> out = new java.util.ArrayList<>(3);
+        int from = 0;
+        for (int at = s.indexOf(SEPARATOR); at >= 0; at = s.indexOf(SEPARATOR, from)) {
+            out.add(s.substring(from, at));
+            from = at + SEPARATOR.length();
+        }
+        out.add(s.substring(from));
+        return out.toArray(String[]::new);
+    }
+
     /** True when {@code s} is a DNS-1123 label: lowercase alphanumerics and {@code -}, at most 63 characters. */
     public static boolean isDns1123Label(String s) {
-        return s != null && s.length() <= 63 && DNS1123_LABEL.matcher(s).matches();
+        return s != null && !s.isEmpty() && s.length() <= 63 && isLabel(s, 0, s.length());
+    }
+
+    /**
+     * Whether {@code s[from, to)} matches {@code [a-z0-9]([-a-z0-9]*[a-z0-9])?}: lowercase alphanumerics and
+     * {@code -}, starting and ending with an alphanumeric (a char loop: names are checked for every object).
+     */
+    private static boolean isLabel(String s, int from, int to) {
+        if (from >= to || !isAlnum(s.charAt(from)) || !isAlnum(s.charAt(to - 1))) {
+            return false;
+        }
+        for (int i = from + 1; i < to - 1; i++) {
+            char c = s.charAt(i);
+            if (c != '-' && !isAlnum(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isAlnum(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
     }
 
     /**
@@ -160,7 +233,17 @@ public final class HostNames {
      * dot-separated parts, each of lowercase alphanumerics and {@code -} starting and ending with an alphanumeric.
      */
     public static boolean isDns1123Subdomain(String s) {
-        return s != null && !s.isEmpty() && s.length() <= 253 && DNS1123_SUBDOMAIN.matcher(s).matches();
+        if (s == null || s.isEmpty() || s.length() > 253) {
+            return false;
+        }
+        int from = 0;
+        for (int dot = s.indexOf('.'); dot >= 0; dot = s.indexOf('.', from)) {
+            if (!isLabel(s, from, dot)) {
+                return false;
+            }
+            from = dot + 1;
+        }
+        return isLabel(s, from, s.length());
     }
 
     /** The lowercase hex SHA-256 of the UTF-8 bytes of {@code s}. */

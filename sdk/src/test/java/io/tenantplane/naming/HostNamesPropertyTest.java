@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -140,5 +141,40 @@ class HostNamesPropertyTest {
             }
         }
         assertTrue(compared > CASES / 10, "compared only " + compared);
+    }
+
+    @Test
+    void hostNamesEqualTheNameOfTheirDerivation() {
+        Random r = new Random(31L);
+        for (int i = 0; i < CASES; i++) {
+            String name = r.nextInt(4) == 0 ? subdomain(r) : label(r, r.nextBoolean() ? 63 : 12);
+            String ns = label(r, r.nextBoolean() ? 20 : 8);
+            String tenant = label(r, 8);
+            NameDerivation d = HostNames.derive(name, ns, tenant);
+            assertEquals(d.hostName(), HostNames.hostName(name, ns, tenant));
+            boolean splitsBack = List.of(d.plainForm().split(HostNames.SEPARATOR, -1)).equals(List.of(name, ns, tenant));
+            assertEquals(!splitsBack, d.hashReason() != null && d.hashReason().contains("ambiguous"), d.plainForm());
+            assertEquals(HostNames.derive(name, null, tenant).hostName(), HostNames.clusterScopedHostName(name, tenant));
+        }
+    }
+
+    /** The label and subdomain checks accept exactly what Kubernetes' regular expressions accept. */
+    @Test
+    void labelAndSubdomainChecksAgreeWithKubernetesPatterns() {
+        Pattern label = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+        Pattern subdomain = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+        String alphabet = "ab09-.xA_/ \u00e9";
+        Random r = new Random(5L);
+        for (int i = 0; i < CASES; i++) {
+            int n = r.nextInt(10) == 0 ? 60 + r.nextInt(200) : r.nextInt(8);
+            StringBuilder sb = new StringBuilder();
+            for (int k = 0; k < n; k++) {
+                sb.append(r.nextInt(3) == 0 ? alphabet.charAt(r.nextInt(alphabet.length())) : 'a');
+            }
+            String s = sb.toString();
+            assertEquals(s.length() <= 63 && label.matcher(s).matches(), HostNames.isDns1123Label(s), s);
+            assertEquals(!s.isEmpty() && s.length() <= 253 && subdomain.matcher(s).matches(),
+                    HostNames.isDns1123Subdomain(s), s);
+        }
     }
 }
