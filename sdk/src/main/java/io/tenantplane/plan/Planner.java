@@ -126,6 +126,8 @@ public final class Planner {
         private final SyncRules rules;
         private final Map<HostKey, JsonObject> hostByKey = new LinkedHashMap<>();
         private final Set<SourceKey> presentSources = new HashSet<>();
+        /** The identity of each tenant object (null when malformed), in the order of the snapshot. */
+        private final List<TenantObjectRef> identities = new ArrayList<>();
         private final Map<String, Boolean> serviceHasSelector = new HashMap<>();
         private final Set<HostKey> claimed = new HashSet<>();
         private final List<Decision> out = new ArrayList<>();
@@ -147,6 +149,7 @@ public final class Planner {
             }
             for (JsonObject o : s.tenantObjects()) {
                 TenantObjectRef r = transformer.identify(o);
+                identities.add(r);
                 if (r != null) {
                     presentSources.add(SourceKey.of(r));
                     if (r.kind().equals("Service")) {
@@ -156,8 +159,8 @@ public final class Planner {
                 }
             }
             Map<HostKey, List<Want>> wants = new LinkedHashMap<>();
-            for (JsonObject o : s.tenantObjects()) {
-                Want w = consider(o);
+            for (int i = 0; i < s.tenantObjects().size(); i++) {
+                Want w = consider(s.tenantObjects().get(i), identities.get(i));
                 if (w != null) {
                     wants.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
                 }
@@ -170,8 +173,7 @@ public final class Planner {
         }
 
         /** Decides a tenant object that does not want a host copy, or returns what it wants. */
-        private Want consider(JsonObject o) {
-            TenantObjectRef src = transformer.identify(o);
+        private Want consider(JsonObject o, TenantObjectRef src) {
             if (src == null) {
                 TransformResult.Rejected r = (TransformResult.Rejected) transformer.transform(o);
                 String kind = Json.string(o, "kind");
@@ -181,7 +183,8 @@ public final class Planner {
                         null, r.reason(), r.message(), null, null));
                 return null;
             }
-            HostKey key = new HostKey(src.kind(), src.virtualNamespace() == null ? null : s.hostNamespace(), src.hostName());
+            String hostName = src.hostName();
+            HostKey key = new HostKey(src.kind(), src.virtualNamespace() == null ? null : s.hostNamespace(), hostName);
             String what = src.describe();
             if (Json.string(o, "metadata", "deletionTimestamp") != null) {
                 return noWant(src, key, Action.SKIP, Reasons.SOURCE_TERMINATING,
@@ -215,7 +218,7 @@ public final class Planner {
                         + src.virtualNamespace() + "/" + service + ", which has a selector: the host's controllers "
                         + "maintain its endpoints from the synced pods", null);
             }
-            TransformResult r = transformer.transform(o);
+            TransformResult r = transformer.transform(o, src, hostName);
             return switch (r) {
                 case TransformResult.Transformed t -> new Want(src, key, t);
                 case TransformResult.Rejected rej -> noWant(src, key, Action.ERROR, rej.reason(),
@@ -276,7 +279,7 @@ public final class Planner {
             if (observed == null) {
                 out.add(new Decision(Action.CREATE, key.kind(), sourceRef(src), hostRef(key), Reasons.NOT_ON_HOST,
                         what + " is not on the host yet; it will be created as " + where(key) + notes(w),
-                        w.result().withReason(Reasons.NOT_ON_HOST), null));
+                        desired(w, Reasons.NOT_ON_HOST), null));
                 return;
             }
             Ownership own = ReverseMapping.inspect(observed, s.tenant(), s.hostNamespace());
@@ -302,19 +305,19 @@ public final class Planner {
                 return;
             }
             JsonObject desired = w.result().host();
-            String desiredHash = Json.annotations(desired).get(ReverseMapping.SOURCE_HASH);
-            String observedHash = Json.annotations(observed).get(ReverseMapping.SOURCE_HASH);
+            String desiredHash = Json.string(desired, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
+            String observedHash = Json.string(observed, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
             List<Differences.Difference> diffs = Differences.of(desired, observed);
             if (Objects.equals(desiredHash, observedHash)) {
                 if (diffs.isEmpty()) {
                     out.add(new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
                             what + " is in sync with its host copy " + where(key),
-                            w.result().withReason(Reasons.IN_SYNC), observed));
+                            desired(w, Reasons.IN_SYNC), observed));
                 } else {
                     out.add(new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,
                             "the host copy " + where(key) + " of " + what + " was edited on the host; restoring "
                                     + Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE),
-                            w.result().withReason(Reasons.DRIFT_CORRECTED), observed));
+                            desired(w, Reasons.DRIFT_CORRECTED), observed));
                 }
                 return;
             }
@@ -324,7 +327,17 @@ public final class Planner {
                     : Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE);
             out.add(new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_CHANGED,
                     what + " changed; updating its host copy " + where(key) + ": " + detail + notes(w),
-                    w.result().withReason(Reasons.SOURCE_CHANGED), observed));
+                    desired(w, Reasons.SOURCE_CHANGED), observed));
+        }
+
+        /**
+         * The desired object of {@code w} with {@code tenantplane.io/reason} set. The transform made that object for
+         * this run alone, so it is completed in place rather than copied.
+         */
+        private static JsonObject desired(Want w, String reason) {
+            JsonObject host = w.result().host();
+            Json.child(host, "metadata", "annotations").addProperty(ReverseMapping.REASON, reason);
+            return host;
         }
 
         private void collectGarbage() {

@@ -137,8 +137,20 @@ public final class Transformer {
         if (id.rejected() != null) {
             return id.rejected();
         }
-        TenantObjectRef src = id.source();
-        Work w = new Work(src, tenantObject.deepCopy(), id.hostName());
+        return transform(tenantObject, id.source(), id.hostName());
+    }
+
+    /**
+     * {@link #transform(JsonObject)} for an object the caller has identified already, which saves identifying and
+     * naming it again (a planner does both for every object before it transforms any).
+     *
+     * @param tenantObject a Kubernetes object as read from the tenant API (any kind); not modified
+     * @param source       {@code identify(tenantObject)}, not null
+     * @param hostName     {@code source.hostName()}
+     */
+    public TransformResult transform(JsonObject tenantObject, TenantObjectRef source, String hostName) {
+        TenantObjectRef src = Objects.requireNonNull(source, "source");
+        Work w = new Work(src, tenantObject.deepCopy(), Objects.requireNonNull(hostName, "hostName"));
         TransformResult early = tenantOnly(w);
         if (early != null) {
             return early;
