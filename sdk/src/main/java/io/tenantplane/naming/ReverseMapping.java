@@ -1,5 +1,6 @@
 package io.tenantplane.naming;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import java.util.LinkedHashMap;
@@ -96,17 +97,17 @@ public final class ReverseMapping {
      * namespace is not checked; see {@link #inspect(JsonObject, String, String)}).
      */
     public static Ownership inspect(JsonObject hostObject) {
-        Map<String, String> labels = Json.labels(hostObject);
-        Map<String, String> ann = Json.annotations(hostObject);
-        if (!MANAGED_BY_VALUE.equals(labels.get(MANAGED_BY))) {
+        JsonObject labels = Json.object(hostObject, "metadata", "labels");
+        JsonObject ann = Json.object(hostObject, "metadata", "annotations");
+        if (!MANAGED_BY_VALUE.equals(value(labels, MANAGED_BY))) {
             return new Ownership.NotManaged("it has no " + MANAGED_BY + "=" + MANAGED_BY_VALUE + " label");
         }
-        String tenant = labels.get(TENANT);
+        String tenant = value(labels, TENANT);
         if (tenant == null || tenant.isEmpty()) {
             return new Ownership.NotManaged("it has no " + TENANT + " label");
         }
-        String kind = ann.get(SOURCE_KIND);
-        String name = ann.get(SOURCE_NAME);
+        String kind = value(ann, SOURCE_KIND);
+        String name = value(ann, SOURCE_NAME);
         if (kind == null || name == null) {
             return new Ownership.NotManaged("it lacks the " + SOURCE_KIND + " or " + SOURCE_NAME + " annotation");
         }
@@ -115,18 +116,18 @@ public final class ReverseMapping {
             return new Ownership.NotManaged("it is a " + objKind + " but its " + SOURCE_KIND + " annotation says " + kind);
         }
         String hostNs = Json.string(hostObject, "metadata", "namespace");
-        String vns = ann.get(SOURCE_NAMESPACE);
+        String vns = value(ann, SOURCE_NAMESPACE);
         if (hostNs != null && vns == null) {
             return new Ownership.NotManaged("it is namespaced but has no " + SOURCE_NAMESPACE + " annotation");
         }
         if (hostNs == null && vns != null) {
             return new Ownership.NotManaged("it is cluster-scoped but has a " + SOURCE_NAMESPACE + " annotation");
         }
-        if (!Objects.equals(vns, labels.get(VIRTUAL_NAMESPACE))) {
+        if (!Objects.equals(vns, value(labels, VIRTUAL_NAMESPACE))) {
             return new Ownership.NotManaged("its " + VIRTUAL_NAMESPACE + " label does not match its "
                     + SOURCE_NAMESPACE + " annotation");
         }
-        TenantObjectRef source = new TenantObjectRef(tenant, kind, vns, name, ann.get(SOURCE_UID));
+        TenantObjectRef source = new TenantObjectRef(tenant, kind, vns, name, value(ann, SOURCE_UID));
         String expected;
         try {
             expected = source.hostName();
@@ -139,6 +140,12 @@ public final class ReverseMapping {
                     + "' computed from its source annotations (a copy or a forgery)");
         }
         return new Ownership.Managed(source);
+    }
+
+    /** The string value of {@code key} in a label or annotation map, as {@link Json#labels} would give it. */
+    private static String value(JsonObject map, String key) {
+        JsonElement e = map == null ? null : map.get(key);
+        return e != null && e.isJsonPrimitive() ? e.getAsString() : null;
     }
 
     /**
