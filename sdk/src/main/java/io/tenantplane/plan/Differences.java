@@ -7,7 +7,6 @@ import com.google.gson.JsonPrimitive;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Where an observed host object differs from the desired one, on the fields tenantplane owns.
@@ -20,8 +19,6 @@ import java.util.regex.Pattern;
  * object are caught by the source hash instead (see {@link Planner}).
  */
 public final class Differences {
-
-    private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z0-9_-]+");
 
     private Differences() {
     }
@@ -43,7 +40,7 @@ public final class Differences {
     /** The differences of {@code observed} from {@code desired}, in document order of the desired object. */
     public static List<Difference> of(JsonObject desired, JsonObject observed) {
         List<Difference> out = new ArrayList<>();
-        walk(desired, observed, "", out);
+        walk(desired, observed, new ArrayList<>(), out);
         return out;
     }
 
@@ -62,53 +59,68 @@ public final class Differences {
         return sb.toString();
     }
 
-    private static void walk(JsonElement d, JsonElement o, String path, List<Difference> out) {
+    /**
+     * Compares {@code d} with {@code o}; {@code path} holds the keys ({@code String}) and indices ({@code Integer})
+     * leading to them, rendered only when a difference is found (most fields match).
+     */
+    private static void walk(JsonElement d, JsonElement o, List<Object> path, List<Difference> out) {
         if (d == null || d.isJsonNull()) {
             return;
         }
         if (o == null || o.isJsonNull()) {
             if (!isZero(d)) {
-                out.add(new Difference(path, null, d));
+                out.add(new Difference(render(path), null, d));
             }
             return;
         }
-        if (d.isJsonObject()) {
-            if (!o.isJsonObject()) {
-                out.add(new Difference(path, o, d));
+        if (d instanceof JsonObject dobj) {
+            if (!(o instanceof JsonObject oobj)) {
+                out.add(new Difference(render(path), o, d));
                 return;
             }
-            JsonObject oobj = o.getAsJsonObject();
-            boolean annotations = path.equals("metadata.annotations");
-            for (var e : d.getAsJsonObject().entrySet()) {
-                if (annotations && (e.getKey().equals(ReverseMapping.REASON) || e.getKey().equals(ReverseMapping.SOURCE_HASH))) {
+            boolean annotations = path.size() == 2 && "metadata".equals(path.get(0)) && "annotations".equals(path.get(1));
+            for (var e : dobj.entrySet()) {
+                String key = e.getKey();
+                if (annotations && (key.equals(ReverseMapping.REASON) || key.equals(ReverseMapping.SOURCE_HASH))) {
                     continue;
                 }
-                walk(e.getValue(), oobj.get(e.getKey()), child(path, e.getKey()), out);
+                path.add(key);
+                walk(e.getValue(), oobj.get(key), path, out);
+                path.remove(path.size() - 1);
             }
             return;
         }
-        if (d.isJsonArray()) {
-            if (!o.isJsonArray()) {
-                out.add(new Difference(path, o, d));
+        if (d instanceof JsonArray da) {
+            if (!(o instanceof JsonArray oa)) {
+                out.add(new Difference(render(path), o, d));
                 return;
             }
-            JsonArray da = d.getAsJsonArray();
-            JsonArray oa = o.getAsJsonArray();
             for (int i = 0; i < da.size(); i++) {
-                walk(da.get(i), i < oa.size() ? oa.get(i) : null, path + "[" + i + "]", out);
+                path.add(i);
+                walk(da.get(i), i < oa.size() ? oa.get(i) : null, path, out);
+                path.remove(path.size() - 1);
             }
             return;
         }
         if (!equal(d, o) && !(isZero(d) && isZero(o))) {
-            out.add(new Difference(path, o, d));
+            out.add(new Difference(render(path), o, d));
         }
     }
 
     private static boolean equal(JsonElement a, JsonElement b) {
         if (a instanceof JsonPrimitive pa && b instanceof JsonPrimitive pb && pa.isNumber() && pb.isNumber()) {
+            Number na = pa.getAsNumber();
+            Number nb = pb.getAsNumber();
+            if (isIntegral(na) && isIntegral(nb)) {
+                return na.longValue() == nb.longValue();
+            }
             return pa.getAsBigDecimal().compareTo(pb.getAsBigDecimal()) == 0;
         }
         return a != null && a.equals(b);
+    }
+
+    private static boolean isIntegral(Number n) {
+        return n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte;
     }
 
     private static boolean isZero(JsonElement e) {
@@ -126,16 +138,44 @@ public final class Differences {
             return !p.getAsBoolean();
         }
         if (p.isNumber()) {
-            return p.getAsBigDecimal().signum() == 0;
+            Number n = p.getAsNumber();
+            return isIntegral(n) ? n.longValue() == 0 : p.getAsBigDecimal().signum() == 0;
         }
         return p.getAsString().isEmpty();
     }
 
-    private static String child(String path, String key) {
-        if (SIMPLE_KEY.matcher(key).matches()) {
-            return path.isEmpty() ? key : path + "." + key;
+    /** {@code spec.containers[0].image}; a key that is not plain letters, digits, {@code _} and {@code -} in {@code ["..."]}. */
+    private static String render(List<Object> path) {
+        StringBuilder sb = new StringBuilder();
+        for (Object step : path) {
+            if (step instanceof Integer i) {
+                sb.append('[').append(i).append(']');
+            } else {
+                String key = (String) step;
+                if (isSimpleKey(key)) {
+                    if (!sb.isEmpty()) {
+                        sb.append('.');
+                    }
+                    sb.append(key);
+                } else {
+                    sb.append("[\"").append(key).append("\"]");
+                }
+            }
         }
-        return path + "[\"" + key + "\"]";
+        return sb.toString();
+    }
+
+    private static boolean isSimpleKey(String key) {
+        if (key.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String show(JsonElement e) {
