@@ -65,6 +65,22 @@ final class CompositeObserver implements Observer {
         }
     }
 
+    /** Flushes every observer in order, within one deadline shared by all. */
+    @Override
+    public boolean flush(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean all = true;
+        for (Observer o : observers) {
+            try {
+                all &= o.flush(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in flush", e);
+                all = false;
+            }
+        }
+        return all;
+    }
+
     private record CompositeScope(List<PassScope> scopes) implements PassScope {
 
         @Override

@@ -20,8 +20,12 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An {@link Observer} that records executed decisions as {@code events.k8s.io/v1} Events on the tenant's
@@ -35,32 +39,70 @@ import java.util.Objects;
  *       writes nothing, Events included.</li>
  *   <li>Repeats of one decision (same object, action and reason) share one Event with a deterministic name; they are
  *       counted in its {@code series}, written at most once per {@code seriesInterval} per Event.</li>
+ *   <li>Similar decisions about different objects (same tenant, type, action and reason) get an Event each, up to
+ *       {@code aggregateAfter} of them within {@code aggregationWindow} (defaults 10 and 10 minutes, as client-go's
+ *       event correlator). Beyond that they are combined into one Event per tenant, type, action and reason: no
+ *       {@code related} object, a note starting with {@code (combined from similar events)}, and a {@code series}
+ *       that counts them. A first pass that creates 1,000 objects so records 11 Events, not 1,000; every decision
+ *       stays in the decision ring and goes to the other observers one by one.</li>
  * </ul>
  *
- * <p>Events are written through an {@link Applier}, conflict-checked like every other write. Calls are synchronous
- * on the reporting thread (one request per new Event); thread-safe.
+ * <p>Nothing is written on the reporting thread: {@link #decision} records in memory and returns. One virtual thread
+ * per observer writes the Events through an {@link Applier} (conflict-checked, retried) and ends when nothing is left
+ * to write. At most {@code queueCapacity} Events wait to be written; a decision that would need one more is dropped,
+ * counted in {@link #dropped()}, logged, and counted in a {@code Warning} Event with reason {@code EventsDropped} on
+ * its TenantCluster. {@link #flush(Duration)} waits until everything reported so far is written, series counts
+ * included; {@link #close()} stops taking decisions and flushes. Thread-safe.
  */
-public final class EventObserver implements Observer {
+public final class EventObserver implements Observer, AutoCloseable {
+
+    /** The reason of the Event that counts decisions dropped because too many Events waited to be written. */
+    public static final String EVENTS_DROPPED = "EventsDropped";
+    /** How the note of an Event that combines similar decisions starts (client-go's wording). */
+    public static final String COMBINED = "(combined from similar events): ";
 
     private static final System.Logger LOG = System.getLogger(EventObserver.class.getName());
     private static final DateTimeFormatter MICRO_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
     private static final int NOTE_LIMIT = 1024;
     private static final int REMEMBERED = 4096;
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
     private final Applier applier;
     private final CustomObjectsApi customObjects;
     private final Clock clock;
     private final String reportingController;
     private final String reportingInstance;
-    private final Duration seriesInterval;
-    private final Map<String, Known> known = new LinkedHashMap<>(64, 0.75f, true) {
+    private final long seriesIntervalNanos;
+    private final int aggregateAfter;
+    private final Duration aggregationWindow;
+    private final int queueCapacity;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** Events by name, written or waiting; guarded by {@link #lock}. Waiting ones are never evicted. */
+    private final Map<String, Recorded> entries = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Known> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Recorded> eldest) {
+            return size() > REMEMBERED && !pending.contains(eldest.getValue());
+        }
+    };
+    /** How many Events each kind of decision made in its current window; guarded by {@link #lock}. */
+    private final Map<Similar, Window> windows = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Similar, Window> eldest) {
             return size() > REMEMBERED;
         }
     };
+    /** Events with occurrences not yet written, in the order they became so; guarded by {@link #lock}. */
+    private final LinkedHashSet<Recorded> pending = new LinkedHashSet<>();
     private final Map<TenantKey, String> uids = new LinkedHashMap<>();
+    private int writing;
+    private int flushing;
+    private boolean draining;
+    private boolean closed;
+    private long dropped;
+    private long failed;
 
     private EventObserver(Builder b) {
         this.applier = Applier.builder().client(b.client).maxAttempts(3)
@@ -69,7 +111,10 @@ public final class EventObserver implements Observer {
         this.clock = b.clock;
         this.reportingController = b.reportingController;
         this.reportingInstance = b.reportingInstance;
-        this.seriesInterval = b.seriesInterval;
+        this.seriesIntervalNanos = b.seriesInterval.toNanos();
+        this.aggregateAfter = b.aggregateAfter;
+        this.aggregationWindow = b.aggregationWindow;
+        this.queueCapacity = b.queueCapacity;
     }
 
     /** A builder; {@link Builder#client(ApiClient)} (the host cluster) and {@link Builder#clock(Clock)} are required. */
@@ -77,6 +122,7 @@ public final class EventObserver implements Observer {
         return new Builder();
     }
 
+    /** Records the decision for writing and returns at once; see the class comment. */
     @Override
     public void decision(TenantKey tenant, Outcome outcome) {
         Objects.requireNonNull(tenant, "tenant");
@@ -93,28 +139,123 @@ public final class EventObserver implements Observer {
         }
         String name = eventName(tenant, d);
         Instant now = clock.instant();
-        Decision write;
-        synchronized (known) {
-            Known k = known.get(name);
-            if (k != null && Duration.between(k.lastWrite(), now).compareTo(seriesInterval) < 0) {
-                known.put(name, new Known(k.event(), k.count() + 1, k.lastWrite()));
+        long nanos = System.nanoTime();
+        lock.lock();
+        try {
+            if (closed) {
+                dropped++;
                 return;
             }
-            write = k == null
-                    ? create(event(tenant, name, d, outcome, warning, now))
-                    : update(k.event(), k.count() + 1, now);
-        }
-        Outcome result = applier.apply(write, (stale, current) ->
-                current == null ? create(event(tenant, name, d, outcome, warning, now))
-                        : update(current, seriesCount(current) + 1, now));
-        synchronized (known) {
-            if (result instanceof Outcome.Applied a && a.result() != null) {
-                long count = seriesCount(a.result());
-                known.put(name, new Known(a.result(), count, now));
-            } else {
-                known.remove(name);
-                LOG.log(System.Logger.Level.DEBUG, "event " + name + " not written: " + result);
+            Recorded e = entries.get(name);
+            if (e == null) {
+                Similar similar = new Similar(tenant, warning, d.action().display(), d.reason());
+                Window w = windows.get(similar);
+                if (w == null || nanos - w.start > aggregationWindow.toNanos()) {
+                    w = new Window(nanos);
+                    windows.put(similar, w);
+                }
+                String key = w.events < aggregateAfter ? name : combinedName(similar);
+                e = entries.get(key);
+                if (e == null) {
+                    if (pending.size() >= queueCapacity) {
+                        drop(tenant, now);
+                        return;
+                    }
+                    e = key.equals(name)
+                            ? new Recorded(name, tenant, warning, d.action().display(), d.reason(),
+                                    truncate(note(d, outcome)), related(d), now)
+                            : new Recorded(key, tenant, warning, d.action().display(), d.reason(),
+                                    truncate(combinedNote(similar, d, outcome)), null, now);
+                    entries.put(key, e);
+                }
+                if (key.equals(name)) {
+                    w.events++;
+                }
             }
+            occurred(e, now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until every decision reported so far is written as an Event (or was given up after the write's retries),
+     * series counts included, however recently they were last written.
+     *
+     * @return true when everything was written within {@code timeout}
+     */
+    @Override
+    public boolean flush(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        lock.lock();
+        try {
+            flushing++;
+            if (!pending.isEmpty()) {
+                wake();
+            }
+            while (!pending.isEmpty() || writing > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                changed.awaitNanos(left);
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            flushing--;
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Stops taking decisions (later ones are counted in {@link #dropped()}) and writes what is waiting, for at most
+     * 10 seconds.
+     */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+        if (!flush(CLOSE_TIMEOUT)) {
+            LOG.log(System.Logger.Level.WARNING, "Events still waiting to be written after " + CLOSE_TIMEOUT
+                    + " are lost");
+        }
+    }
+
+    /** Decisions that got no Event of their own because too many Events waited to be written, or came after close. */
+    public long dropped() {
+        lock.lock();
+        try {
+            return dropped;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Event writes given up after their retries (the API server refused them or could not be reached). */
+    public long failedWrites() {
+        lock.lock();
+        try {
+            return failed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the writer thread runs (it ends when nothing is left to write). */
+    boolean writerRunning() {
+        lock.lock();
+        try {
+            return draining;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -125,46 +266,187 @@ public final class EventObserver implements Observer {
     static String eventName(TenantKey tenant, Decision d) {
         String host = d.host() == null ? "" : d.host().namespace() + "/" + d.host().name();
         String source = d.source() == null ? "" : d.source().virtualNamespace() + "/" + d.source().name();
-        String key = d.kind() + "|" + host + "|" + source + "|" + d.action().display() + "|" + d.reason();
+        return named(tenant, d.kind() + "|" + host + "|" + source + "|" + d.action().display() + "|" + d.reason());
+    }
+
+    private static String combinedName(Similar s) {
+        return named(s.tenant(), "combined|" + (s.warning() ? "Warning" : "Normal") + "|" + s.action() + "|"
+                + s.reason());
+    }
+
+    private static String named(TenantKey tenant, String key) {
         String prefix = tenant.name().length() > 200 ? tenant.name().substring(0, 200) : tenant.name();
         return prefix + "." + sha256(key).substring(0, 16);
     }
 
-    private JsonObject event(TenantKey tenant, String name, Decision d, Outcome outcome, boolean warning, Instant now) {
-        JsonObject e = new JsonObject();
-        e.addProperty("apiVersion", "events.k8s.io/v1");
-        e.addProperty("kind", "Event");
-        JsonObject meta = Json.child(e, "metadata");
-        meta.addProperty("name", name);
-        meta.addProperty("namespace", tenant.namespace());
-        Json.child(meta, "labels").addProperty("tenantplane.io/tenant", tenant.name());
-        e.addProperty("eventTime", MICRO_TIME.format(now));
-        e.addProperty("reportingController", reportingController);
-        e.addProperty("reportingInstance", reportingInstance);
-        e.addProperty("action", d.action().display());
-        e.addProperty("reason", d.reason());
-        e.addProperty("type", warning ? "Warning" : "Normal");
-        e.addProperty("note", truncate(note(d, outcome)));
-        JsonObject regarding = Json.child(e, "regarding");
+    // ---------------------------------------------------------------- recording (under the lock)
+
+    private void occurred(Recorded e, Instant now) {
+        e.count++;
+        e.lastObserved = now;
+        pending.add(e);
+        wake();
+    }
+
+    private void drop(TenantKey tenant, Instant now) {
+        dropped++;
+        String name = named(tenant, "dropped");
+        Recorded notice = entries.get(name);
+        if (notice == null) {
+            notice = new Recorded(name, tenant, true, "RecordEvents", EVENTS_DROPPED, truncate("Decisions of tenant "
+                    + tenant.name() + " were not recorded as Events of their own: more than " + queueCapacity
+                    + " Events were waiting to be written. series.count counts them; the decision ring "
+                    + "(TenantPlane.decisions, tenantplane decisions) keeps the latest of each tenant."), null, now);
+            entries.put(name, notice);
+        }
+        if (!pending.contains(notice)) {
+            LOG.log(System.Logger.Level.WARNING, queueCapacity + " Events are waiting to be written; decisions of "
+                    + tenant + " are counted in Event " + name + " (" + EVENTS_DROPPED + ") instead");
+        }
+        occurred(notice, now);
+    }
+
+    /** Starts the writer when none runs; otherwise tells it there is more. */
+    private void wake() {
+        if (!draining) {
+            draining = true;
+            Thread.ofVirtual().name("tenantplane-events").start(this::drain);
+        } else {
+            changed.signalAll();
+        }
+    }
+
+    // ---------------------------------------------------------------- writing (the writer thread)
+
+    private void drain() {
+        while (true) {
+            Recorded e = null;
+            Snapshot s;
+            lock.lock();
+            try {
+                while (e == null) {
+                    if (pending.isEmpty()) {
+                        draining = false;
+                        changed.signalAll();
+                        return;
+                    }
+                    long now = System.nanoTime();
+                    long wait = Long.MAX_VALUE;
+                    for (Recorded p : pending) {
+                        long since = now - p.lastWrite;
+                        if (p.server == null || flushing > 0 || since >= seriesIntervalNanos) {
+                            e = p;
+                            break;
+                        }
+                        wait = Math.min(wait, seriesIntervalNanos - since);
+                    }
+                    if (e == null) {
+                        changed.awaitNanos(wait);
+                    }
+                }
+                pending.remove(e);
+                writing++;
+                s = new Snapshot(e.count, e.count - e.written, e.lastObserved, e.server);
+            } catch (InterruptedException ie) {
+                // awaitNanos holds the lock again when it throws; a later decision starts a new writer.
+                draining = false;
+                changed.signalAll();
+                return;
+            } finally {
+                lock.unlock();
+            }
+            JsonObject written = null;
+            try {
+                written = write(e, s);
+            } catch (RuntimeException ex) {
+                LOG.log(System.Logger.Level.WARNING, "Event " + e.name + " not written", ex);
+            } finally {
+                lock.lock();
+                try {
+                    writing--;
+                    e.written = s.count();
+                    if (written != null) {
+                        e.server = written;
+                        e.lastWrite = System.nanoTime();
+                    } else {
+                        e.server = null;
+                        failed++;
+                    }
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+    }
+
+    /** Writes the occurrences of {@code s}; returns the Event as written, or null when the write was given up. */
+    private JsonObject write(Recorded e, Snapshot s) {
+        Decision w = s.server() == null
+                ? create(event(e, s.delta(), s.lastObserved()))
+                : update(s.server(), seriesCount(s.server()) + s.delta(), s.lastObserved());
+        Outcome result = applier.apply(w, (stale, current) -> current == null
+                ? create(event(e, s.delta(), s.lastObserved()))
+                : update(current, seriesCount(current) + s.delta(), s.lastObserved()));
+        if (result instanceof Outcome.Applied a && a.result() != null) {
+            return a.result();
+        }
+        LOG.log(System.Logger.Level.DEBUG, "event " + e.name + " not written: " + result);
+        return null;
+    }
+
+    private JsonObject event(Recorded e, long count, Instant lastObserved) {
+        JsonObject ev = new JsonObject();
+        ev.addProperty("apiVersion", "events.k8s.io/v1");
+        ev.addProperty("kind", "Event");
+        JsonObject meta = Json.child(ev, "metadata");
+        meta.addProperty("name", e.name);
+        meta.addProperty("namespace", e.tenant.namespace());
+        Json.child(meta, "labels").addProperty("tenantplane.io/tenant", e.tenant.name());
+        ev.addProperty("eventTime", MICRO_TIME.format(e.first));
+        ev.addProperty("reportingController", reportingController);
+        ev.addProperty("reportingInstance", reportingInstance);
+        ev.addProperty("action", e.action);
+        ev.addProperty("reason", e.reason);
+        ev.addProperty("type", e.warning ? "Warning" : "Normal");
+        ev.addProperty("note", e.note);
+        JsonObject regarding = Json.child(ev, "regarding");
         regarding.addProperty("apiVersion", "tenantplane.io/v1alpha1");
         regarding.addProperty("kind", "TenantCluster");
-        regarding.addProperty("namespace", tenant.namespace());
-        regarding.addProperty("name", tenant.name());
-        String uid = uidOf(tenant);
+        regarding.addProperty("namespace", e.tenant.namespace());
+        regarding.addProperty("name", e.tenant.name());
+        String uid = uidOf(e.tenant);
         if (uid != null) {
             regarding.addProperty("uid", uid);
         }
-        if (d.host() != null && d.host().name() != null) {
-            JsonObject related = Json.child(e, "related");
-            related.addProperty("apiVersion", ResourceKind.wellKnown(null, d.kind())
-                    .map(ResourceKind::apiVersion).orElse("v1"));
-            related.addProperty("kind", d.kind());
-            if (d.host().namespace() != null) {
-                related.addProperty("namespace", d.host().namespace());
+        if (e.related != null) {
+            JsonObject related = Json.child(ev, "related");
+            related.addProperty("apiVersion", e.related.apiVersion());
+            related.addProperty("kind", e.related.kind());
+            if (e.related.namespace() != null) {
+                related.addProperty("namespace", e.related.namespace());
             }
-            related.addProperty("name", d.host().name());
+            related.addProperty("name", e.related.name());
         }
-        return e;
+        if (count >= 2) {
+            ev.add("series", series(count, lastObserved));
+        }
+        return ev;
+    }
+
+    private static JsonObject series(long count, Instant lastObserved) {
+        JsonObject series = new JsonObject();
+        series.addProperty("count", Math.max(2, count));
+        series.addProperty("lastObservedTime", MICRO_TIME.format(lastObserved));
+        return series;
+    }
+
+    private static Related related(Decision d) {
+        if (d.host() == null || d.host().name() == null) {
+            return null;
+        }
+        return new Related(ResourceKind.wellKnown(null, d.kind()).map(ResourceKind::apiVersion).orElse("v1"),
+                d.kind(), d.host().namespace(), d.host().name());
     }
 
     private static String note(Decision d, Outcome outcome) {
@@ -175,6 +457,17 @@ public final class EventObserver implements Observer {
         };
     }
 
+    private String combinedNote(Similar s, Decision d, Outcome outcome) {
+        return COMBINED + "more than " + aggregateAfter + " " + s.action() + " decisions with reason " + s.reason()
+                + " for tenant " + s.tenant().name() + " within " + humane(aggregationWindow)
+                + "; series.count counts those combined here, and the decision ring (TenantPlane.decisions, "
+                + "tenantplane decisions) lists them one by one. The first: " + note(d, outcome);
+    }
+
+    private static String humane(Duration d) {
+        return d.toString().substring(2).toLowerCase(java.util.Locale.ROOT);
+    }
+
     private static Decision create(JsonObject event) {
         return new Decision(Action.CREATE, "Event", null,
                 new Decision.HostRef(Json.string(event, "metadata", "namespace"),
@@ -182,12 +475,9 @@ public final class EventObserver implements Observer {
                 "EventRecorded", "record a decision as an Event", event, null);
     }
 
-    private Decision update(JsonObject current, long count, Instant now) {
+    private static Decision update(JsonObject current, long count, Instant lastObserved) {
         JsonObject next = current.deepCopy();
-        JsonObject series = new JsonObject();
-        series.addProperty("count", Math.max(2, count));
-        series.addProperty("lastObservedTime", MICRO_TIME.format(now));
-        next.add("series", series);
+        next.add("series", series(count, lastObserved));
         return new Decision(Action.UPDATE, "Event", null,
                 new Decision.HostRef(Json.string(current, "metadata", "namespace"),
                         Json.string(current, "metadata", "name")),
@@ -203,11 +493,14 @@ public final class EventObserver implements Observer {
     }
 
     private String uidOf(TenantKey tenant) {
-        synchronized (uids) {
+        lock.lock();
+        try {
             String cached = uids.get(tenant);
             if (cached != null) {
                 return cached;
             }
+        } finally {
+            lock.unlock();
         }
         try {
             Object tc = customObjects.getNamespacedCustomObject("tenantplane.io", "v1alpha1", tenant.namespace(),
@@ -215,11 +508,14 @@ public final class EventObserver implements Observer {
             JsonObject json = Json.gson().toJsonTree(tc).getAsJsonObject();
             String uid = Json.string(json, "metadata", "uid");
             if (uid != null) {
-                synchronized (uids) {
+                lock.lock();
+                try {
                     if (uids.size() > REMEMBERED) {
                         uids.clear();
                     }
                     uids.put(tenant, uid);
+                } finally {
+                    lock.unlock();
                 }
             }
             return uid;
@@ -245,7 +541,59 @@ public final class EventObserver implements Observer {
         }
     }
 
-    private record Known(JsonObject event, long count, Instant lastWrite) {
+    /** Decisions that are combined once there are many: same tenant, type, action and reason. */
+    private record Similar(TenantKey tenant, boolean warning, String action, String reason) {
+    }
+
+    /** How many Events one kind of decision made since {@code start} (System.nanoTime). */
+    private static final class Window {
+        final long start;
+        int events;
+
+        Window(long start) {
+            this.start = start;
+        }
+    }
+
+    /** The host object an Event is related to. */
+    private record Related(String apiVersion, String kind, String namespace, String name) {
+    }
+
+    /** What one write of an Event carries, taken under the lock. */
+    private record Snapshot(long count, long delta, Instant lastObserved, JsonObject server) {
+    }
+
+    /**
+     * One Event: what it says (fixed once created, as events.k8s.io requires), how often it occurred, and how much of
+     * that the API server has. Mutable fields are guarded by the observer's lock.
+     */
+    private static final class Recorded {
+        final String name;
+        final TenantKey tenant;
+        final boolean warning;
+        final String action;
+        final String reason;
+        final String note;
+        final Related related;
+        final Instant first;
+        long count;
+        long written;
+        Instant lastObserved;
+        JsonObject server;
+        long lastWrite;
+
+        Recorded(String name, TenantKey tenant, boolean warning, String action, String reason, String note,
+              Related related, Instant first) {
+            this.name = name;
+            this.tenant = tenant;
+            this.warning = warning;
+            this.action = action;
+            this.reason = reason;
+            this.note = note;
+            this.related = related;
+            this.first = first;
+            this.lastObserved = first;
+        }
     }
 
     /** Configures an {@link EventObserver}. Not thread-safe; {@link #build()} copies the configuration. */
@@ -255,6 +603,9 @@ public final class EventObserver implements Observer {
         private String reportingController = "tenantplane.io/tenantplane";
         private String reportingInstance = "tenantplane";
         private Duration seriesInterval = Duration.ofMinutes(1);
+        private int aggregateAfter = 10;
+        private Duration aggregationWindow = Duration.ofMinutes(10);
+        private int queueCapacity = 1024;
 
         private Builder() {
         }
@@ -285,7 +636,7 @@ public final class EventObserver implements Observer {
 
         /**
          * The least time between two writes of one Event's {@code series} (default 1 minute); repeats in between are
-         * counted and written with the next update.
+         * counted and written when the interval has passed, or at {@link EventObserver#flush}.
          *
          * @throws IllegalArgumentException when negative
          */
@@ -295,6 +646,39 @@ public final class EventObserver implements Observer {
                 throw new IllegalArgumentException("seriesInterval must not be negative, got " + seriesInterval);
             }
             this.seriesInterval = seriesInterval;
+            return this;
+        }
+
+        /**
+         * Similar decisions (same tenant, type, action and reason) about different objects get an Event each up to
+         * {@code count} within {@code window}; further ones share one combined Event (defaults 10 and 10 minutes).
+         *
+         * @throws IllegalArgumentException when {@code count} is negative or {@code window} is not positive
+         */
+        public Builder aggregate(int count, Duration window) {
+            Objects.requireNonNull(window, "window");
+            if (count < 0) {
+                throw new IllegalArgumentException("aggregate count must not be negative, got " + count);
+            }
+            if (window.isNegative() || window.isZero()) {
+                throw new IllegalArgumentException("aggregate window must be positive, got " + window);
+            }
+            this.aggregateAfter = count;
+            this.aggregationWindow = window;
+            return this;
+        }
+
+        /**
+         * How many Events may wait to be written (default 1024); a decision that needs one more is dropped and
+         * counted (see {@link EventObserver#dropped()}).
+         *
+         * @throws IllegalArgumentException when less than 1
+         */
+        public Builder queueCapacity(int queueCapacity) {
+            if (queueCapacity < 1) {
+                throw new IllegalArgumentException("queueCapacity must be at least 1, got " + queueCapacity);
+            }
+            this.queueCapacity = queueCapacity;
             return this;
         }
 

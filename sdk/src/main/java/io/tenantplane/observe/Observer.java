@@ -6,7 +6,8 @@ import java.time.Duration;
 /**
  * Receives what the SDK does, as it does it. The SDK calls it with every executed decision, once; implementations
  * turn calls into Events, metrics and spans. All methods have empty defaults; implementations must be thread-safe and
- * must not block for long (they run on the convergence thread).
+ * must not block for long (they run on the convergence thread): one that writes to an API server buffers and writes
+ * in the background, and delivers its buffer on {@link #flush(Duration)}.
  */
 public interface Observer {
 
@@ -41,6 +42,16 @@ public interface Observer {
 
     /** The number of keys waiting in the work queue changed. */
     default void queueDepth(int depth) {
+    }
+
+    /**
+     * Delivers what was reported so far and is still buffered (e.g. Events waiting to be written), waiting at most
+     * {@code timeout}; call it before shutting down, or in a test before reading what was delivered.
+     *
+     * @return true when nothing was left undelivered within {@code timeout}
+     */
+    default boolean flush(Duration timeout) {
+        return true;
     }
 
     /** A scope around one pass; kinds are child scopes. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.ConvergenceReport;
 import io.tenantplane.TenantPlane;
 import io.tenantplane.json.Json;
 import io.tenantplane.observe.EventObserver;
@@ -58,7 +59,9 @@ class EventsIT {
                  "data":{"mode":"blue"}}"""));
 
         plane.converge(live.key("dev"));
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)));
         plane.converge(live.key("dev"));
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)));
 
         List<JsonObject> events = events();
         String uid = Json.string(live.hostKube.require("TenantCluster", live.namespace, "dev"), "metadata", "uid");
@@ -80,5 +83,37 @@ class EventsIT {
         assertEquals(1, events.stream().filter(e -> "ForeignObject".equals(Json.string(e, "reason"))).count());
         assertTrue(events.stream().noneMatch(e -> "InSync".equals(Json.string(e, "reason"))),
                 "decisions that change nothing make no Event");
+    }
+    @Test
+    void aFirstPassOverManyObjectsRecordsTenEventsAndOneCombinedEventThatCountsTheRest() {
+        TenantPlane plane = live.plane();
+        Kube dev = live.tenant("dev");
+        for (int i = 0; i < 25; i++) {
+            dev.create(Kube.json("""
+                    {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm-%d","namespace":"default"},
+                     "data":{"i":"%d"}}""".formatted(i, i)));
+        }
+
+        ConvergenceReport report = plane.converge(live.key("dev"));
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)));
+
+        long created = report.decisions().stream().filter(d -> d.reason().equals("NotOnHost")).count();
+        assertTrue(created >= 25, report.counts()::toString);
+        List<JsonObject> notOnHost = events().stream().filter(e -> "NotOnHost".equals(Json.string(e, "reason")))
+                .toList();
+        List<JsonObject> own = notOnHost.stream().filter(e -> e.has("related")).toList();
+        List<JsonObject> combined = notOnHost.stream().filter(e -> !e.has("related")).toList();
+        assertEquals(10, own.size(), "the first ten creates get an Event each: " + notOnHost);
+        assertEquals(1, combined.size(), "the rest share one: " + notOnHost);
+        JsonObject rest = combined.get(0);
+        assertTrue(Json.string(rest, "note").startsWith(EventObserver.COMBINED), Json.string(rest, "note"));
+        assertEquals("Create", Json.string(rest, "action"));
+        assertEquals("Normal", Json.string(rest, "type"));
+        assertEquals("TenantCluster", Json.string(rest, "regarding", "kind"));
+        assertEquals(created - 10, rest.getAsJsonObject("series").get("count").getAsLong(),
+                "its series counts every create it stands for");
+        assertEquals(created, plane.decisions(live.key("dev"), 200).stream()
+                .filter(d -> d.outcome().decision().reason().equals("NotOnHost")).count(),
+                "the decision ring still holds each decision");
     }
 }

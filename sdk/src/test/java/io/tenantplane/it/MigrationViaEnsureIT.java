@@ -137,6 +137,7 @@ class MigrationViaEnsureIT {
         plane.ensure(key);
         plane.converge(key);
         KubeApiServer host = live.requireHostServer();
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)), "Events of earlier passes are written");
         host.requests().reset();
         plane.ensure(key);
         plane.converge(key);
@@ -264,6 +265,7 @@ class MigrationViaEnsureIT {
             plane.ensure(world.key());
             plane.converge(world.key());
 
+            assertTrue(plane.observer().flush(Duration.ofSeconds(10)), "Events of earlier passes are written");
             world.hostServer.requests().reset();
             world.tenantServer.requests().reset();
             assertNull(plane.ensure(world.key()).migration());

@@ -16,6 +16,7 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.testkit.KubeApiServer;
 import io.tenantplane.testkit.RequestLog;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,6 +126,7 @@ class ProvisionIT {
                 second.outcomes()::toString);
 
         KubeApiServer server = live.requireHostServer();
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)), "Events of earlier passes are written");
         server.requests().reset();
         ProvisionReport third = plane.ensure(live.key("dev"));
         assertFalse(third.statusWritten());
@@ -160,6 +162,7 @@ class ProvisionIT {
         assertEquals("tenantplane.io", writes.get(0).group());
         assertTrue(live.hostKube.get("StatefulSet", live.namespace, "dev-control-plane").isEmpty());
 
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)), "Events of earlier passes are written");
         server.requests().reset();
         plane.ensure(live.key("dev"));
         assertEquals(0, server.requests().writes(), "the same problem is not written twice");

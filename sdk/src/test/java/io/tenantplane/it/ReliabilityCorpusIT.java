@@ -17,6 +17,7 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.reliability.Corpus;
 import io.tenantplane.testkit.KubeApiServer;
 import io.tenantplane.testkit.RequestLog;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -146,6 +147,7 @@ class ReliabilityCorpusIT {
             assertEquals(List.of(), admitted);
             return;
         }
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)), c.file() + ": the pass's Events are written");
         boolean troubled = false;
         for (Corpus.ExpectedDecision want : c.decisions()) {
             Decision d = report.decisions().stream().filter(want::isAbout).findFirst().orElseGet(() ->

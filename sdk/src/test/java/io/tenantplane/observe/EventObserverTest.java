@@ -5,12 +5,72 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import io.tenantplane.apply.Outcome;
+import io.tenantplane.json.Json;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.testkit.FaultRule;
+import io.tenantplane.testkit.KubeApiServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** Event names, and the writer against the in-process API server: off the caller's thread, combined, bounded. */
 class EventObserverTest {
+
+    private static final TenantKey DEV = new TenantKey("team-dev", "dev");
+
+    private KubeApiServer server;
+    private ApiClient client;
+
+    @BeforeEach
+    void start() {
+        server = KubeApiServer.builder().namespaces("default", "team-dev").build().start();
+        client = new ClientBuilder().setBasePath(server.url()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private EventObserver.Builder observer() {
+        return EventObserver.builder().client(client).clock(Clock.systemUTC());
+    }
+
+    private static Outcome created(String name) {
+        return new Outcome.Applied(new Decision(Action.CREATE, "ConfigMap",
+                new Decision.SourceRef("dev", "default", name, null), new Decision.HostRef("team-dev",
+                name + "-x-default-x-dev"), "NotOnHost", "ConfigMap default/" + name + " is not on the host yet",
+                null, null), null, 1);
+    }
+
+    private List<JsonObject> events() {
+        try {
+            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()
+                    + "/apis/events.k8s.io/v1/namespaces/team-dev/events")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return JsonParser.parseString(body).getAsJsonObject().getAsJsonArray("items").asList().stream()
+                    .map(e -> e.getAsJsonObject()).toList();
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new AssertionError("cannot list Events", e);
+        }
+    }
+
+    private static long count(JsonObject event) {
+        return event.has("series") ? event.getAsJsonObject("series").get("count").getAsLong() : 1;
+    }
 
     private static Decision d(Action action, String reason, String host) {
         return new Decision(action, "Pod", new Decision.SourceRef("dev", "default", "web", null),
@@ -38,5 +98,130 @@ class EventObserverTest {
                 .seriesInterval(Duration.ofSeconds(-1))).getMessage().contains("seriesInterval"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> EventObserver.builder()
                 .reportingInstance("")).getMessage().contains("reportingInstance"));
+    }
+    @Test
+    void aDecisionReturnsBeforeItsEventIsWrittenAndFlushWaitsForTheWrite() {
+        server.faults().add(FaultRule.on("create", "events.events.k8s.io").delay(Duration.ofMillis(700)));
+        EventObserver events = observer().build();
+
+        long t0 = System.nanoTime();
+        events.decision(DEV, created("web"));
+        long took = System.nanoTime() - t0;
+
+        assertTrue(took < Duration.ofMillis(500).toNanos(), "the caller does not wait for the API server: " + took);
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+        List<JsonObject> written = events();
+        assertEquals(1, written.size(), written::toString);
+        JsonObject e = written.get(0);
+        assertEquals("NotOnHost", Json.string(e, "reason"));
+        assertEquals("Create", Json.string(e, "action"));
+        assertEquals("Normal", Json.string(e, "type"));
+        assertEquals("dev", Json.string(e, "regarding", "name"));
+        assertEquals("web-x-default-x-dev", Json.string(e, "related", "name"));
+        assertEquals("tenantplane.io/tenantplane", Json.string(e, "reportingController"));
+    }
+
+    @Test
+    void similarDecisionsBeyondTheLimitShareOneCombinedEventWhoseSeriesCountsThem() {
+        EventObserver events = observer().aggregate(3, Duration.ofMinutes(10)).build();
+
+        for (int i = 0; i < 8; i++) {
+            events.decision(DEV, created("cm-" + i));
+        }
+        events.decision(DEV, new Outcome.NotWritten(new Decision(Action.CONFLICT, "ConfigMap",
+                new Decision.SourceRef("dev", "default", "settings", null),
+                new Decision.HostRef("team-dev", "settings-x-default-x-dev"), "ForeignObject", "taken", null, null)));
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+
+        List<JsonObject> written = events();
+        List<JsonObject> own = written.stream().filter(e -> "NotOnHost".equals(Json.string(e, "reason"))
+                && e.has("related")).toList();
+        List<JsonObject> combined = written.stream().filter(e -> "NotOnHost".equals(Json.string(e, "reason"))
+                && !e.has("related")).toList();
+        assertEquals(List.of("cm-0-x-default-x-dev", "cm-1-x-default-x-dev", "cm-2-x-default-x-dev"),
+                own.stream().map(e -> Json.string(e, "related", "name")).sorted().toList());
+        assertEquals(1, combined.size(), written::toString);
+        assertEquals(5, count(combined.get(0)));
+        assertTrue(Json.string(combined.get(0), "note").startsWith(EventObserver.COMBINED + "more than 3 Create"),
+                Json.string(combined.get(0), "note"));
+        assertTrue(Json.string(combined.get(0), "note").contains("cm-3"), "it names the first it combines");
+        assertEquals(1, written.stream().filter(e -> "ForeignObject".equals(Json.string(e, "reason"))
+                && "Warning".equals(Json.string(e, "type"))).count(), "another reason has Events of its own");
+        assertEquals(5, written.size(), written::toString);
+    }
+
+    @Test
+    void repeatsOfOneDecisionAreOneEventWhoseSeriesFlushBringsUpToDate() {
+        EventObserver events = observer().seriesInterval(Duration.ofHours(1)).build();
+
+        events.decision(DEV, created("web"));
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+        events.decision(DEV, created("web"));
+        events.decision(DEV, created("web"));
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+
+        List<JsonObject> written = events();
+        assertEquals(1, written.size(), written::toString);
+        assertEquals(3, count(written.get(0)));
+        assertTrue(written.get(0).getAsJsonObject("series").has("lastObservedTime"));
+        assertEquals(1, server.requests().count("update", "events"), "one series write for both repeats");
+    }
+
+    @Test
+    void aFullQueueDropsDecisionsWithoutWaitingAndCountsThemInAWarningEvent() {
+        server.faults().add(FaultRule.on("create", "events.events.k8s.io").delay(Duration.ofMillis(300)));
+        EventObserver events = observer().queueCapacity(2).aggregate(100, Duration.ofMinutes(10)).build();
+
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 8; i++) {
+            events.decision(DEV, created("cm-" + i));
+        }
+        long took = System.nanoTime() - t0;
+
+        assertTrue(took < Duration.ofMillis(250).toNanos(), "a full queue never blocks the caller: " + took);
+        long dropped = events.dropped();
+        // the writer may or may not have taken the first Event off the queue before the others came
+        assertTrue(dropped == 5 || dropped == 6, "dropped " + dropped);
+        assertTrue(events.flush(Duration.ofSeconds(20)));
+        List<JsonObject> written = events();
+        assertEquals(8 - dropped, written.stream().filter(e -> "NotOnHost".equals(Json.string(e, "reason"))).count(),
+                written::toString);
+        JsonObject notice = written.stream().filter(e -> EventObserver.EVENTS_DROPPED.equals(Json.string(e, "reason")))
+                .findFirst().orElseThrow(() -> new AssertionError("no EventsDropped Event in " + written));
+        assertEquals("Warning", Json.string(notice, "type"));
+        assertEquals(dropped, count(notice), "its series counts the dropped decisions");
+        assertEquals("dev", Json.string(notice, "regarding", "name"));
+    }
+
+    @Test
+    void closeWritesWhatIsWaitingAndLaterDecisionsAreDropped() {
+        server.faults().add(FaultRule.on("create", "events.events.k8s.io").delay(Duration.ofMillis(200)));
+        EventObserver events = observer().build();
+        events.decision(DEV, created("a"));
+        events.decision(DEV, created("b"));
+
+        events.close();
+
+        assertEquals(2, events().size(), "nothing waiting is lost on close");
+        events.decision(DEV, created("c"));
+        assertEquals(1, events.dropped());
+        assertTrue(events.flush(Duration.ofSeconds(1)));
+        assertEquals(2, events().size());
+    }
+
+    @Test
+    void theWriterThreadEndsWhenThereIsNothingLeftToWrite() throws Exception {
+        EventObserver events = observer().build();
+        events.decision(DEV, created("a"));
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (events.writerRunning() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(!events.writerRunning(), "no writer thread is left behind");
+        events.decision(DEV, created("b"));
+        assertTrue(events.flush(Duration.ofSeconds(10)), "a later decision starts a writer again");
+        assertEquals(2, events().size());
     }
 }
