@@ -38,9 +38,14 @@ import java.util.function.Function;
  *
  * <p>Reads per pass, per synced kind: one list of the tenant's objects (all virtual namespaces; the planner skips the
  * system ones),
- * one list of the host objects labelled with this tenant in the host namespace, and a get for each object the plan
- * would create (to find a foreign object holding the name). Kinds tenantplane can sync but the policy does not are
- * listed on the host with the tenant's labels only, so their copies are collected when a policy drops a kind.
+ * and one list of the host objects labelled with this tenant in the host namespace. Kinds tenantplane can sync but the
+ * policy does not are listed on the host with the tenant's labels only, so their copies are collected when a policy
+ * drops a kind.
+ *
+ * <p>A name the plan would create may be held by an object these lists do not show (a foreign object, which carries
+ * no tenant label). It is not looked up beforehand: a create never overwrites, so the host answers
+ * {@code AlreadyExists}, and the {@link Applier} reads that object and plans it again, which gives the same
+ * {@code Conflict} ({@code ForeignObject}) decision a lookup would have given, without a request per created object.
  */
 final class Converger {
 
@@ -182,11 +187,6 @@ final class Converger {
             }
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, options, tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);
-            Snapshot taken = withNamesTaken(snapshot, plan);
-            if (taken != null) {
-                snapshot = taken;
-                plan = planner.plan(snapshot);
-            }
             apply(plan, snapshot);
             flowBack(tenantObjects);
             return List.copyOf(outcomes);
@@ -225,27 +225,6 @@ final class Converger {
                 return Json.labels(found.get(0)).get("kubernetes.io/service-name");
             }
             return null;
-        }
-
-        /**
-         * The snapshot with the objects that already hold names the plan would create (null when there are none), so
-         * that a name held by a foreign object is a Conflict before anything is written.
-         */
-        private Snapshot withNamesTaken(Snapshot snapshot, Plan plan) {
-            Snapshot s = snapshot;
-            boolean found = false;
-            for (Decision d : plan.decisions()) {
-                if (d.action() != Action.CREATE || d.host() == null) {
-                    continue;
-                }
-                ResourceKind hk = hostResources.resolve(apiVersionOf(d), d.kind());
-                Optional<JsonObject> existing = hostReader.get(hk, d.host().namespace(), d.host().name());
-                if (existing.isPresent()) {
-                    s = s.withHostObject(existing.get());
-                    found = true;
-                }
-            }
-            return found ? s : null;
         }
 
         private void apply(Plan plan, Snapshot snapshot) {
@@ -452,11 +431,6 @@ final class Converger {
         private String where(JsonObject host) {
             String ns = Json.string(host, "metadata", "namespace");
             return (ns == null ? "" : ns + "/") + Json.string(host, "metadata", "name");
-        }
-
-        private String apiVersionOf(Decision d) {
-            JsonObject o = d.desired() != null ? d.desired() : d.observed();
-            return o == null ? null : Json.string(o, "apiVersion");
         }
     }
 }

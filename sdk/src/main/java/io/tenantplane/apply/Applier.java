@@ -19,8 +19,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * objects. Thread-safe; one instance per API server.
  *
  * <ul>
- *   <li>{@code Create} posts the desired object; an {@code AlreadyExists} answer re-reads the object and plans it
- *       again (it may now be an {@code Update}, or a {@code Conflict} with a foreign object).</li>
+ *   <li>{@code Create} posts the desired object, which never overwrites anything; an {@code AlreadyExists} answer
+ *       re-reads the object at once and plans it again (it may now be an {@code Update}, or a {@code Conflict} with a
+ *       foreign object, which is then written nowhere). So callers need not look a name up before creating it.</li>
  *   <li>{@code Update} replaces the object carrying the {@code resourceVersion} that was read, so a concurrent change
  *       is never overwritten: a {@code Conflict} answer re-reads, plans that one object again and retries with
  *       bounded exponential backoff. Fields the host owns (a Pod's {@code nodeName}, a Service's cluster IPs, a
@@ -113,7 +114,11 @@ public final class Applier {
             if (attempts >= maxAttempts || !(stale || reply.retryable())) {
                 return failed(current, reply, attempts);
             }
-            sleep(attempts);
+            // A name already taken is an answer, not contention: nothing is gained by waiting before reading it.
+            boolean taken = current.action() == Action.CREATE && reply.code() == 409;
+            if (!taken) {
+                sleep(attempts);
+            }
             if (stale) {
                 Rest.Reply fresh = rest.get(kind.objectPath(target.namespace(), target.name()));
                 if (!fresh.ok() && fresh.code() != 404) {

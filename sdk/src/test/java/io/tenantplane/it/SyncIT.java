@@ -18,6 +18,7 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.testkit.FaultRule;
 import io.tenantplane.testkit.KubeApiServer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -162,20 +163,35 @@ class SyncIT {
                 {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"settings","namespace":"default"},
                  "data":{"mode":"blue"}}"""));
         KubeApiServer server = live.hostServer().orElse(null);
-        long writesBefore = server == null ? 0 : server.requests().writes("configmaps");
+        if (server != null) {
+            server.requests().reset();
+        }
 
         ConvergenceReport r = plane.converge(live.key("dev"));
+        ConvergenceReport again = plane.converge(live.key("dev"));
 
-        Decision d = decisionFor(r, "ConfigMap", "settings-x-default-x-dev");
-        assertEquals(Action.CONFLICT, d.action());
-        assertEquals("ForeignObject", d.reason());
-        assertFalse(r.converged());
+        for (ConvergenceReport pass : List.of(r, again)) {
+            Decision d = decisionFor(pass, "ConfigMap", "settings-x-default-x-dev");
+            assertEquals(Action.CONFLICT, d.action());
+            assertEquals("ForeignObject", d.reason());
+            assertTrue(d.message().contains("is taken by an object tenantplane does not manage for tenant dev"),
+                    d.message());
+            assertEquals(Json.string(foreign, "metadata", "uid"), Json.string(d.observed(), "metadata", "uid"),
+                    "the decision is about the foreign object as it is on the host");
+            assertInstanceOf(Outcome.NotWritten.class, pass.outcomes().get(pass.decisions().indexOf(d)));
+            assertFalse(pass.converged());
+        }
         JsonObject after = live.hostKube.require("ConfigMap", live.namespace, "settings-x-default-x-dev");
         assertEquals(Json.string(foreign, "metadata", "resourceVersion"), Json.string(after, "metadata",
                 "resourceVersion"), "the foreign object is untouched");
         assertEquals("yes", Json.string(after, "data", "mine"));
+        assertEquals(Map.of("owner", "platform"), Json.labels(after), "no tenantplane label was added");
         if (server != null) {
-            assertEquals(writesBefore, server.requests().writes("configmaps"), "no write was even tried");
+            List<String> writes = server.requests().entries().stream()
+                    .filter(e -> e.isWrite() && e.resource().equals("configmaps"))
+                    .map(e -> e.verb() + " " + e.code()).toList();
+            assertEquals(List.of("create 409", "create 409"), writes,
+                    "each pass only tried a create, which the host refused; nothing was updated or deleted");
         }
     }
 
@@ -314,6 +330,7 @@ class SyncIT {
         KubeApiServer server = live.requireHostServer();
         createExampleWorkloads();
         assertTrue(plane.converge(live.key("dev")).converged());
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)), "the first pass's Events are written");
         server.requests().reset();
         live.tenantServer("dev").requests().reset();
 
