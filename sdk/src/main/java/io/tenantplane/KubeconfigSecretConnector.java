@@ -16,13 +16,26 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
+import okhttp3.OkHttpClient;
 
-/** {@link TenantConnector#kubeconfigSecret}: the tenant's kubeconfig Secret, read from the host. */
+/**
+ * {@link TenantConnector#kubeconfigSecret}: the tenant's kubeconfig Secret, read from the host.
+ *
+ * <p>Every tenant client keeps the TLS settings, credentials and timeouts of its own kubeconfig, but shares this
+ * connector's OkHttp {@link ConnectionPool} and {@link okhttp3.Dispatcher}: one pool has one cleanup task on OkHttp's
+ * task runner, where a pool per tenant had one each, so threads do not grow with the number of tenants.
+ */
 final class KubeconfigSecretConnector implements TenantConnector {
 
     static final String DEFAULT_KEY = ControlPlaneNames.KUBECONFIG_KEY;
+    /** Idle connections the shared pool keeps, across all tenants (a tenant API over HTTP/2 needs one). */
+    static final int IDLE_CONNECTIONS = 64;
 
     private final Reader host;
+    private final OkHttpClient base = new OkHttpClient.Builder()
+            .connectionPool(new ConnectionPool(IDLE_CONNECTIONS, 5, TimeUnit.MINUTES)).build();
     private final Map<TenantKey, Cached> clients = new ConcurrentHashMap<>();
 
     KubeconfigSecretConnector(ApiClient hostClient) {
@@ -67,14 +80,26 @@ final class KubeconfigSecretConnector implements TenantConnector {
         return client;
     }
 
-    private static ApiClient build(String kubeconfig, String secret) {
+    private ApiClient build(String kubeconfig, String secret) {
         try {
             KubeConfig config = KubeConfig.loadKubeConfig(new StringReader(kubeconfig));
-            return ClientBuilder.kubeconfig(config).build();
+            ApiClient client = ClientBuilder.kubeconfig(config).build();
+            client.setHttpClient(sharing(client.getHttpClient(), base));
+            return client;
         } catch (IOException | RuntimeException e) {
             throw new TenantApiUnavailableException("the kubeconfig in Secret " + secret + " is not usable: "
                     + e.getMessage(), e);
         }
+    }
+
+    /** {@code own} (a tenant's TLS, credentials, interceptors, timeouts) over {@code base}'s pool and dispatcher. */
+    static OkHttpClient sharing(OkHttpClient own, OkHttpClient base) {
+        return own.newBuilder().connectionPool(base.connectionPool()).dispatcher(base.dispatcher()).build();
+    }
+
+    /** The client every tenant client shares its connection pool and dispatcher with. */
+    OkHttpClient base() {
+        return base;
     }
 
     private record Cached(String secretVersion, ApiClient client) {

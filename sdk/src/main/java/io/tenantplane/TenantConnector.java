@@ -9,7 +9,22 @@ import io.tenantplane.model.TenantCluster;
  * credential, or, in tests, a second in-process API server per tenant).
  *
  * <p>Called once per pass and once when a {@code Syncer} starts watching a tenant, from any thread: implementations
- * must be thread-safe and should cache clients (an {@link ApiClient} owns a connection pool).
+ * must be thread-safe and should cache clients.
+ *
+ * <p>Share one OkHttp connection pool and dispatcher across the tenant clients. Each {@link ApiClient} built by
+ * client-java's {@code ClientBuilder} gets a {@code ConnectionPool} of its own, whose cleanup runs on OkHttp's task
+ * runner threads, so a pool per tenant makes platform threads grow with the number of tenants. Keep each tenant's TLS
+ * and credentials and swap only the pool and dispatcher for those of one base client:
+ *
+ * <pre>{@code
+ * OkHttpClient base = new OkHttpClient();  // one per connector
+ * ApiClient client = ClientBuilder.kubeconfig(config).build();
+ * client.setHttpClient(client.getHttpClient().newBuilder()
+ *         .connectionPool(base.connectionPool()).dispatcher(base.dispatcher()).build());
+ * }</pre>
+ *
+ * {@link #kubeconfigSecret(ApiClient)} does this. Do not derive tenant clients from the host client's
+ * {@code OkHttpClient} with all its settings: its interceptors may carry the host's credentials.
  */
 @FunctionalInterface
 public interface TenantConnector {
@@ -25,7 +40,8 @@ public interface TenantConnector {
      * Reads the Secret named by {@code status.kubeconfigSecretRef} of the TenantCluster (by default, and before the
      * status names one, {@code <tenant>-kubeconfig} in its namespace, key {@code config}) with {@code hostClient} and
      * builds a client from that kubeconfig with client-java's {@code KubeConfig}. Clients are cached per tenant until
-     * the Secret changes.
+     * the Secret changes, and share one OkHttp connection pool and dispatcher (per connector), each keeping the TLS
+     * settings and credentials of its own kubeconfig.
      */
     static TenantConnector kubeconfigSecret(ApiClient hostClient) {
         return new KubeconfigSecretConnector(java.util.Objects.requireNonNull(hostClient, "hostClient"));
