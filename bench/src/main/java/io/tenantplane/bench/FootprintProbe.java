@@ -1,6 +1,5 @@
 package io.tenantplane.bench;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.TenantPlane;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One SDK {@link Syncer} in a process of its own, measured as tenants are added: heap used after full GCs and live
@@ -24,9 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the tenants' objects take as bare gson trees. Reads the servers' JSON line on standard input; prints one JSON line
  * per measurement.
  *
- * <p>Usage: {@code FootprintProbe OBJECTS_PER_TENANT STEP...} (e.g. {@code 200 1 10 100}). By default each tenant
- * gets a client of its own, as the kubeconfig-Secret connector builds them; with {@code -Dbench.sharedPool=true} the
- * tenant clients share one OkHttp connection pool and dispatcher.
+ * <p>Usage: {@code FootprintProbe OBJECTS_PER_TENANT STEP...} (e.g. {@code 200 1 10 100}). The plane reaches each
+ * tenant as a deployment does: through the default kubeconfig-Secret connector, reading the Secret
+ * {@link FootprintServers} wrote for the tenant.
  */
 public final class FootprintProbe {
 
@@ -45,19 +43,8 @@ public final class FootprintProbe {
         JsonObject servers = Cluster.parse(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
                 .readLine());
         String host = Json.string(servers, "host");
-        JsonArray tenantUrls = servers.getAsJsonArray("tenants");
-        Map<String, ApiClient> clients = new ConcurrentHashMap<>();
         ApiClient hostClient = Cluster.client(host);
-        boolean shared = Boolean.getBoolean("bench.sharedPool");
-        TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
-                .tenantConnector(tc -> clients.computeIfAbsent(tc.tenant(), t -> {
-                    ApiClient c = Cluster.client(tenantUrls.get(Integer.parseInt(t.substring(1))).getAsString());
-                    if (shared) {
-                        c.setHttpClient(hostClient.getHttpClient().newBuilder().build());
-                    }
-                    return c;
-                }))
-                .build();
+        TenantPlane plane = TenantPlane.builder().hostClient(hostClient).build();
         try (Syncer syncer = plane.syncer(SyncerOptions.defaults().withProvision(false)).start()) {
             if (!syncer.awaitStarted(Duration.ofSeconds(60))) {
                 throw new IllegalStateException("the Syncer did not start");
