@@ -391,9 +391,11 @@ class RbacFromCodeTest {
                 "the name is held by a foreign object", null, null);
         TenantKey dev = new TenantKey(NS, "dev");
         events.decision(dev, new Outcome.NotWritten(conflict));
+        assertTrue(events.flush(Duration.ofSeconds(10)), "the Event is written");
         host.faults().add(FaultRule.on("update", "events.events.k8s.io").times(1).respond(409));
         events.decision(dev, new Outcome.NotWritten(conflict));
         events.decision(dev, new Outcome.NotWritten(conflict));
+        assertTrue(events.flush(Duration.ofSeconds(10)), "the series is written");
         assertTrue(host.faults().fired() >= 1, "the series write met a conflict and was retried");
     }
 
