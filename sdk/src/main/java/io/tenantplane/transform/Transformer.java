@@ -62,7 +62,7 @@ public final class Transformer {
     private static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "Node", "PersistentVolume", "StorageClass",
             "IngressClass", "PriorityClass", "RuntimeClass", "ClusterRole", "ClusterRoleBinding",
             "CustomResourceDefinition", "CSIDriver", "CSINode", "VolumeAttachment", "APIService");
-    private static final List<String> HOST_OWNED_METADATA = List.of("uid", "resourceVersion", "generation",
+    private static final Set<String> HOST_OWNED_METADATA = Set.of("uid", "resourceVersion", "generation",
             "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink",
             "ownerReferences", "finalizers", "generateName");
     private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers", "ephemeralContainers");
@@ -150,7 +150,7 @@ public final class Transformer {
      */
     public TransformResult transform(JsonObject tenantObject, TenantObjectRef source, String hostName) {
         TenantObjectRef src = Objects.requireNonNull(source, "source");
-        Work w = new Work(src, tenantObject.deepCopy(), Objects.requireNonNull(hostName, "hostName"));
+        Work w = new Work(src, copyWithoutHostOwnedFields(tenantObject), Objects.requireNonNull(hostName, "hostName"));
         TransformResult early = tenantOnly(w);
         if (early != null) {
             return early;
@@ -160,8 +160,6 @@ public final class Transformer {
             return refused;
         }
         JsonObject meta = Json.child(w.host, "metadata");
-        HOST_OWNED_METADATA.forEach(meta::remove);
-        w.host.remove("status");
         meta.addProperty("name", w.hostName);
         if (src.virtualNamespace() != null) {
             meta.addProperty("namespace", hostNamespace);
@@ -195,6 +193,34 @@ public final class Transformer {
         addReverseMapping(w);
         Json.child(w.host, "metadata", "annotations").addProperty(ReverseMapping.SOURCE_HASH, Canonical.sourceHash(w.host));
         return new TransformResult.Transformed(src, w.host, w.notes);
+    }
+
+    /**
+     * A deep copy of a tenant object without the fields the host owns ({@code status} and
+     * {@link #HOST_OWNED_METADATA}): the same as copying everything and removing them, in the same key order, without
+     * copying what is dropped anyway (managedFields and a pod's status are often most of an object).
+     */
+    private static JsonObject copyWithoutHostOwnedFields(JsonObject tenantObject) {
+        JsonObject copy = new JsonObject();
+        for (var e : tenantObject.entrySet()) {
+            String key = e.getKey();
+            JsonElement value = e.getValue();
+            if (key.equals("status")) {
+                continue;
+            }
+            if (key.equals("metadata") && value instanceof JsonObject meta) {
+                JsonObject metaCopy = new JsonObject();
+                for (var m : meta.entrySet()) {
+                    if (!HOST_OWNED_METADATA.contains(m.getKey())) {
+                        metaCopy.add(m.getKey(), m.getValue().deepCopy());
+                    }
+                }
+                copy.add(key, metaCopy);
+            } else {
+                copy.add(key, value.deepCopy());
+            }
+        }
+        return copy;
     }
 
     private TransformResult unsyncedSkip(Work w) {
