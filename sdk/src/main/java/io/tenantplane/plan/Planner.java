@@ -116,7 +116,7 @@ public final class Planner {
     }
 
     /** A transformed tenant object that wants its host copy. */
-    private record Want(TenantObjectRef source, HostKey key, TransformResult.Transformed result) {
+    private record Want(TenantObjectRef source, HostKey key, TransformResult.Transformed result, Decision decision) {
     }
 
     /** One planning pass; holds the indexes of a snapshot. */
@@ -220,7 +220,10 @@ public final class Planner {
             }
             TransformResult r = transformer.transform(o, src, hostName);
             return switch (r) {
-                case TransformResult.Transformed t -> new Want(src, key, t);
+                case TransformResult.Transformed t -> {
+                    Want w = new Want(src, key, t, null);
+                    yield new Want(src, key, t, decideAlone(key, w));
+                }
                 case TransformResult.Rejected rej -> noWant(src, key, Action.ERROR, rej.reason(),
                         what + " cannot be synced: " + rej.message(), null);
                 case TransformResult.Skipped skip -> noWant(src, key, Action.SKIP, skip.reason(),
@@ -273,36 +276,40 @@ public final class Planner {
                 }
                 return;
             }
-            Want w = group.get(0);
+            out.add(group.get(0).decision());
+        }
+
+        /**
+         * The decision for {@code w} when it is the only tenant object wanting its host name. Made right after the
+         * transform, while the object is fresh in the cache, and dropped when another object wants the same name.
+         */
+        private Decision decideAlone(HostKey key, Want w) {
+            JsonObject observed = hostByKey.get(key);
             TenantObjectRef src = w.source();
             String what = src.describe();
             if (observed == null) {
-                out.add(new Decision(Action.CREATE, key.kind(), sourceRef(src), hostRef(key), Reasons.NOT_ON_HOST,
+                return new Decision(Action.CREATE, key.kind(), sourceRef(src), hostRef(key), Reasons.NOT_ON_HOST,
                         what + " is not on the host yet; it will be created as " + where(key) + notes(w),
-                        desired(w, Reasons.NOT_ON_HOST), null));
-                return;
+                        desired(w, Reasons.NOT_ON_HOST), null);
             }
             Ownership own = ReverseMapping.inspect(observed, s.tenant(), s.hostNamespace());
             if (own instanceof Ownership.NotManaged nm) {
-                out.add(new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.FOREIGN_OBJECT,
+                return new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.FOREIGN_OBJECT,
                         "host name " + where(key) + " for " + what + " is taken by an object tenantplane does not "
                                 + "manage for tenant " + s.tenant() + " (" + nm.why() + "); it is left alone and "
-                                + "nothing is written", null, observed));
-                return;
+                                + "nothing is written", null, observed);
             }
             TenantObjectRef holder = ((Ownership.Managed) own).source();
             if (!SourceKey.of(holder).equals(SourceKey.of(src))) {
-                out.add(new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.NAME_COLLISION,
+                return new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.NAME_COLLISION,
                         what + " maps to host name " + where(key) + ", which already holds the copy of "
-                                + holder.describe() + "; nothing is written", null, observed));
-                return;
+                                + holder.describe() + "; nothing is written", null, observed);
             }
             if (src.kind().equals("Pod") && src.uid() != null && holder.uid() != null && !src.uid().equals(holder.uid())) {
-                out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_REPLACED,
+                return new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_REPLACED,
                         what + " was recreated in the tenant (uid " + holder.uid() + " is now " + src.uid()
                                 + "); the old host Pod " + where(key) + " is deleted and will be created again",
-                        null, observed));
-                return;
+                        null, observed);
             }
             JsonObject desired = w.result().host();
             String desiredHash = Json.string(desired, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
@@ -310,24 +317,23 @@ public final class Planner {
             List<Differences.Difference> diffs = Differences.of(desired, observed);
             if (Objects.equals(desiredHash, observedHash)) {
                 if (diffs.isEmpty()) {
-                    out.add(new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
+                    return new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
                             what + " is in sync with its host copy " + where(key),
-                            desired(w, Reasons.IN_SYNC), observed));
+                            desired(w, Reasons.IN_SYNC), observed);
                 } else {
-                    out.add(new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,
+                    return new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,
                             "the host copy " + where(key) + " of " + what + " was edited on the host; restoring "
                                     + Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE),
-                            desired(w, Reasons.DRIFT_CORRECTED), observed));
+                            desired(w, Reasons.DRIFT_CORRECTED), observed);
                 }
-                return;
             }
             String detail = diffs.isEmpty()
                     ? "the desired object no longer has fields or metadata the host copy has (source hash "
                             + observedHash + " is now " + desiredHash + ")"
                     : Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE);
-            out.add(new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_CHANGED,
+            return new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_CHANGED,
                     what + " changed; updating its host copy " + where(key) + ": " + detail + notes(w),
-                    desired(w, Reasons.SOURCE_CHANGED), observed));
+                    desired(w, Reasons.SOURCE_CHANGED), observed);
         }
 
         /**
