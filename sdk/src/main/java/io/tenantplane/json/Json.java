@@ -112,12 +112,14 @@ public final class Json {
         if (path.length == 0) {
             return null;
         }
-        JsonObject parent = path.length == 1 ? root : object(root, java.util.Arrays.copyOf(path, path.length - 1));
-        if (parent == null) {
-            return null;
+        JsonElement cur = root;
+        for (String p : path) {
+            if (!(cur instanceof JsonObject o)) {
+                return null;
+            }
+            cur = o.get(p);
         }
-        JsonElement e = parent.get(path[path.length - 1]);
-        return e != null && e.isJsonPrimitive() ? e.getAsString() : null;
+        return cur != null && cur.isJsonPrimitive() ? cur.getAsString() : null;
     }
 
     /** {@code metadata.labels} as an immutable map (empty when absent). */

@@ -6,7 +6,9 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Where an observed host object differs from the desired one, on the fields tenantplane owns.
@@ -79,13 +81,24 @@ public final class Differences {
                 return;
             }
             boolean annotations = path.size() == 2 && "metadata".equals(path.get(0)) && "annotations".equals(path.get(1));
+            // Host copies mostly keep the desired key order: take the observed entries in step and look a key up
+            // only where the orders part.
+            Iterator<Map.Entry<String, JsonElement>> observedEntries = oobj.entrySet().iterator();
+            Map.Entry<String, JsonElement> next = observedEntries.hasNext() ? observedEntries.next() : null;
             for (var e : dobj.entrySet()) {
                 String key = e.getKey();
+                JsonElement observedValue;
+                if (next != null && next.getKey().equals(key)) {
+                    observedValue = next.getValue();
+                    next = observedEntries.hasNext() ? observedEntries.next() : null;
+                } else {
+                    observedValue = oobj.get(key);
+                }
                 if (annotations && (key.equals(ReverseMapping.REASON) || key.equals(ReverseMapping.SOURCE_HASH))) {
                     continue;
                 }
                 path.add(key);
-                walk(e.getValue(), oobj.get(key), path, out);
+                walk(e.getValue(), observedValue, path, out);
                 path.remove(path.size() - 1);
             }
             return;

@@ -8,6 +8,7 @@ import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,6 +23,7 @@ import java.util.Set;
 final class Canonical {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final Comparator<Map.Entry<String, JsonElement>> BY_KEY = Map.Entry.comparingByKey();
 
     private Canonical() {
     }
@@ -83,27 +85,30 @@ final class Canonical {
 
     private static void writeObject(JsonObject o, StringBuilder sb, Level level) {
         Set<Map.Entry<String, JsonElement>> entries = o.entrySet();
-        String[] keys = new String[entries.size()];
-        int n = 0;
-        boolean skip = level == Level.ANNOTATIONS;
-        for (Map.Entry<String, JsonElement> en : entries) {
-            String k = en.getKey();
-            if (skip && (k.equals(ReverseMapping.REASON) || k.equals(ReverseMapping.SOURCE_HASH))) {
-                continue;
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, JsonElement>[] sorted = entries.toArray(new Map.Entry[0]);
+        int n = sorted.length;
+        if (level == Level.ANNOTATIONS) {
+            n = 0;
+            for (Map.Entry<String, JsonElement> en : sorted) {
+                String k = en.getKey();
+                if (!k.equals(ReverseMapping.REASON) && !k.equals(ReverseMapping.SOURCE_HASH)) {
+                    sorted[n++] = en;
+                }
             }
-            keys[n++] = k;
         }
         if (n > 1) {
-            Arrays.sort(keys, 0, n);
+            Arrays.sort(sorted, 0, n, BY_KEY);
         }
         sb.append('{');
         for (int i = 0; i < n; i++) {
             if (i > 0) {
                 sb.append(',');
             }
-            string(keys[i], sb);
+            String key = sorted[i].getKey();
+            string(key, sb);
             sb.append(':');
-            write(o.get(keys[i]), sb, level == Level.OTHER ? Level.OTHER : level.child(keys[i]));
+            write(sorted[i].getValue(), sb, level == Level.OTHER ? Level.OTHER : level.child(key));
         }
         sb.append('}');
     }

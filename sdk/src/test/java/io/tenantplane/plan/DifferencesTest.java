@@ -56,4 +56,11 @@ class DifferencesTest {
         observed.addProperty("int", 4);
         assertEquals(List.of("int", "big"), Differences.of(desired, observed).stream().map(Differences.Difference::path).toList());
     }
+
+    @Test
+    void fieldsAreFoundWhateverOrderTheHostKeepsThemIn() {
+        assertEquals(List.of("spec.b", "spec.d"), paths("""
+                {"spec":{"a":1,"b":2,"c":3,"d":4,"e":5}}""", """
+                {"spec":{"x":0,"c":3,"a":1,"b":5,"e":5,"extra":true}}"""));
+    }
 }
