@@ -118,7 +118,16 @@ final class Watcher implements AutoCloseable {
                 failures = 0;
             } catch (Gone e) {
                 resourceVersion = null;
-            } catch (IOException | RuntimeException e) {
+            } catch (Exception e) {
+                // OkHttp is written in Kotlin and can throw InterruptedException without declaring it, when close()
+                // interrupts a call that is still connecting: that, like anything after close(), ends the loop.
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                    if (!closed) {
+                        LOG.log(System.Logger.Level.WARNING, "watch of " + description + " was interrupted; it stops");
+                    }
+                    break;
+                }
                 if (closed) {
                     break;
                 }
