@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
+import java.util.function.UnaryOperator;
 
 /**
  * A keyed work queue in the manner of client-go's rate-limited workqueue.
@@ -23,8 +24,10 @@ import java.util.function.IntConsumer;
  *       worker calls {@link #done}.</li>
  *   <li>Rate-limited retries: {@link #retry} re-adds a key after a per-key exponential backoff; {@link #forget} resets
  *       it after success. After {@code maxRetries} the key is dropped (a resync will bring it back).</li>
- *   <li>Bounded: at most {@code capacity} keys wait; adds beyond that are refused and counted, and the periodic
- *       resync picks the work up again.</li>
+ *   <li>Bounded: at most {@code capacity} distinct keys wait. A new key that finds the queue full is replaced by its
+ *       stand-in (the {@code overflow} function: for a Syncer, one full pass over the object's tenant), which is
+ *       queued even beyond capacity, so no work is lost; the caller keeps the number of distinct stand-ins bounded
+ *       (one per tenant). Without a stand-in the key is refused and counted.</li>
  * </ul>
  * Thread-safe. Delayed adds run on one virtual thread.
  */
@@ -43,10 +46,22 @@ final class WorkQueue<K> implements AutoCloseable {
     private final Duration baseDelay;
     private final Duration maxDelay;
     private final IntConsumer depthListener;
+    private final UnaryOperator<K> overflow;
     private boolean shutDown;
     private long refused;
+    private long overflowed;
 
+    /** A queue that refuses new keys once {@code capacity} keys wait. */
     WorkQueue(int capacity, int maxRetries, Duration baseDelay, Duration maxDelay, IntConsumer depthListener) {
+        this(capacity, maxRetries, baseDelay, maxDelay, depthListener, k -> null);
+    }
+
+    /**
+     * A queue that, once {@code capacity} keys wait, queues {@code overflow.apply(key)} instead of a new key (beyond
+     * capacity: the stand-ins must be few, e.g. one per tenant); a null stand-in refuses the key.
+     */
+    WorkQueue(int capacity, int maxRetries, Duration baseDelay, Duration maxDelay, IntConsumer depthListener,
+              UnaryOperator<K> overflow) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1, got " + capacity);
         }
@@ -58,12 +73,13 @@ final class WorkQueue<K> implements AutoCloseable {
         this.baseDelay = Objects.requireNonNull(baseDelay, "baseDelay");
         this.maxDelay = Objects.requireNonNull(maxDelay, "maxDelay");
         this.depthListener = Objects.requireNonNull(depthListener, "depthListener");
+        this.overflow = Objects.requireNonNull(overflow, "overflow");
     }
 
     /**
-     * Queues {@code key} unless it already waits.
+     * Queues {@code key} unless it already waits; when the queue is full, queues its stand-in instead.
      *
-     * @return false when the queue is shut down or full
+     * @return false when the queue is shut down, or full and {@code key} has no stand-in
      */
     boolean add(K key) {
         Objects.requireNonNull(key, "key");
@@ -77,8 +93,18 @@ final class WorkQueue<K> implements AutoCloseable {
                 return true;
             }
             if (dirty.size() >= capacity) {
-                refused++;
-                return false;
+                K standIn = overflow.apply(key);
+                if (standIn == null) {
+                    refused++;
+                    return false;
+                }
+                if (!standIn.equals(key)) {
+                    overflowed++;
+                }
+                key = standIn;
+                if (dirty.contains(key)) {
+                    return true;
+                }
             }
             dirty.add(key);
             if (processing.contains(key)) {
@@ -224,6 +250,16 @@ final class WorkQueue<K> implements AutoCloseable {
         lock.lock();
         try {
             return refused;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** New keys that found the queue full and were replaced by a different stand-in. */
+    long overflowed() {
+        lock.lock();
+        try {
+            return overflowed;
         } finally {
             lock.unlock();
         }

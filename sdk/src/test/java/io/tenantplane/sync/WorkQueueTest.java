@@ -89,6 +89,49 @@ class WorkQueueTest {
     }
 
     @Test
+    void aNewKeyThatFindsTheQueueFullIsReplacedByItsStandInSoNoWorkIsLost() throws Exception {
+        // Object keys "tenant/object" stand in as their tenant's key "tenant"; tenant keys stand for themselves.
+        try (WorkQueue<String> q = new WorkQueue<>(2, 3, Duration.ofMillis(10), Duration.ofMillis(80), d -> { },
+                k -> k.contains("/") ? k.substring(0, k.indexOf('/')) : k)) {
+            assertTrue(q.add("t1/a"));
+            assertTrue(q.add("t1/b"));
+            assertTrue(q.add("t1/c"), "full: queued as a full pass over t1");
+            assertTrue(q.add("t2/d"));
+            assertTrue(q.add("t1/e"), "t1's full pass already waits");
+            assertTrue(q.add("t3"), "a tenant key is queued beyond capacity");
+            assertTrue(q.add("t1/a"), "a key that already waits is accepted as it is");
+            assertEquals(0, q.refused());
+            assertEquals(3, q.overflowed());
+            List<String> taken = new ArrayList<>();
+            while (q.depth() > 0) {
+                String k = q.take();
+                taken.add(k);
+                q.done(k);
+            }
+            assertEquals(List.of("t1/a", "t1/b", "t1", "t2", "t3"), taken);
+        }
+    }
+
+    @Test
+    void aRetryThatFindsTheQueueFullIsReplacedByItsStandIn() throws Exception {
+        try (WorkQueue<String> q = new WorkQueue<>(1, 3, Duration.ofMillis(1), Duration.ofMillis(1), d -> { },
+                k -> k.contains("/") ? k.substring(0, k.indexOf('/')) : k)) {
+            assertTrue(q.add("t1/a"));
+            assertEquals("t1/a", q.take());
+            q.add("t2/b");
+            assertTrue(q.retry("t1/a"));
+            q.done("t1/a");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (q.depth() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(2, q.depth(), "the retry is queued after its backoff");
+            assertEquals("t2/b", q.take());
+            assertEquals("t1", q.take(), "the retry, refused by the full queue, came back as t1's full pass");
+        }
+    }
+
+    @Test
     void closeReleasesWorkersWaitingForKeys() throws Exception {
         WorkQueue<String> q = queue(10, 3);
         CompletableFuture<String> taken = CompletableFuture.supplyAsync(() -> {
