@@ -10,6 +10,8 @@ import io.tenantplane.TenantPlane;
 import io.tenantplane.TenantPlaneException;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
+import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.SyncPolicy;
@@ -35,20 +37,25 @@ import java.util.concurrent.ConcurrentHashMap;
  * <ul>
  *   <li>Watches TenantClusters, SyncPolicies and IsolationProfiles on the host (all namespaces, or
  *       {@link SyncerOptions#namespaces()}); a change queues a full pass over the tenant (provisioning first, when
- *       {@link SyncerOptions#provision()} is on).</li>
+ *       {@link SyncerOptions#provision()} is on), and a change of a SyncPolicy or IsolationProfile over every tenant
+ *       whose TenantCluster references it, whether or not its last pass succeeded.</li>
+ *   <li>Watches the control-plane StatefulSets tenantplane rendered in those namespaces: when one becomes ready or
+ *       stops being ready, or is deleted, its tenant gets a full pass, so its status turns Ready as soon as its
+ *       control plane is.</li>
  *   <li>For each tenant it can reach, watches every kind its policy sends to the host, in the tenant API (all virtual
  *       namespaces) and in the host namespace (objects labelled {@code tenantplane.io/managed-by}, shared by all
  *       tenants of that namespace). A change queues a pass over that one object.</li>
  *   <li>A keyed work queue (per tenant, per object) deduplicates bursts, never runs one key twice at once, and retries
  *       failing keys with exponential backoff; every tenant also gets a full pass every
- *       {@link SyncerOptions#resyncPeriod()}.</li>
+ *       {@link SyncerOptions#resyncPeriod()}. When {@link SyncerOptions#queueCapacity()} object keys wait, a further
+ *       object change is folded into one full pass over its tenant instead of being dropped.</li>
  *   <li>A tenant whose {@code spec.mode} changed is migrating: its full pass ({@link TenantPlane#ensure}) runs one
  *       migration pass, and it gets another after {@link SyncerOptions#migrationRecheck()}, or as soon as one of its
  *       objects changes on either side, until the migration has completed. Meanwhile it is not converged.</li>
  * </ul>
  *
  * <p><b>Threads.</b> Every thread comes from {@link SyncerOptions#threads()} (virtual by default): one per watch
- * (3 per watched host namespace scope, 1 per synced kind per tenant, 1 per synced kind per host namespace), one per
+ * (4 per watched host namespace scope, 1 per synced kind per tenant, 1 per synced kind per host namespace), one per
  * worker, one resync timer and one retry timer. They do not grow with the number of objects. Each tenant's
  * {@code ApiClient} also keeps an OkHttp connection pool, whose cleanup thread exits when its connections are idle.
  * client-java's own {@code SharedInformerFactory} was not used: each of its informers runs three to four platform
@@ -61,6 +68,8 @@ public final class Syncer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Syncer.class.getName());
     private static final String MANAGED = ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE;
+    private static final String CONTROL_PLANES = MANAGED + "," + ControlPlaneRenderer.COMPONENT_LABEL + "="
+            + ControlPlaneRenderer.COMPONENT;
 
     private final TenantPlane plane;
     private final SyncerOptions options;
@@ -68,6 +77,10 @@ public final class Syncer implements AutoCloseable {
     private final WorkQueue<Work> queue;
     private final Map<TenantKey, TenantState> tenants = new ConcurrentHashMap<>();
     private final Map<TenantKey, String> tenantClusterVersions = new ConcurrentHashMap<>();
+    /** What each watched TenantCluster references, whatever became of its last pass. */
+    private final Map<TenantKey, References> references = new ConcurrentHashMap<>();
+    /** Whether each tenant's control-plane StatefulSet, as last watched, had all its replicas ready. */
+    private final Map<TenantKey, Boolean> controlPlaneReadiness = new ConcurrentHashMap<>();
     /** Tenants whose TenantCluster, as last watched, records a migration in status.migration. */
     private final Set<TenantKey> moving = ConcurrentHashMap.newKeySet();
     /** Tenants whose TenantCluster is being deleted: no object pass may write for them any more. */
@@ -90,8 +103,11 @@ public final class Syncer implements AutoCloseable {
         this.options = options;
         this.host = plane.hostClient().orElseThrow(() ->
                 new IllegalStateException("a Syncer needs a TenantPlane built with hostClient(ApiClient)"));
+        // A full pass over a tenant converges every one of its objects: it stands in for any object key that finds
+        // the queue full, and tenant keys (one per tenant) are never refused.
         this.queue = new WorkQueue<>(options.queueCapacity(), options.maxRetries(), options.retryDelay(),
-                options.maxRetryDelay(), depth -> plane.observer().queueDepth(depth));
+                options.maxRetryDelay(), depth -> plane.observer().queueDepth(depth),
+                w -> w instanceof TenantWork ? w : new TenantWork(w.tenant()));
     }
 
     /**
@@ -112,6 +128,13 @@ public final class Syncer implements AutoCloseable {
     }
 
     private record ObjectWork(TenantKey tenant, TenantObjectRef object) implements Work {
+    }
+
+    /** The IsolationProfile and SyncPolicy a TenantCluster names (in its namespace); null when it names none. */
+    private record References(String isolationProfile, String syncPolicy) {
+        String of(String kind) {
+            return IsolationProfile.KIND.equals(kind) ? isolationProfile : syncPolicy;
+        }
     }
 
     /** A host namespace and kind watched for the tenants synced into it. */
@@ -142,9 +165,11 @@ public final class Syncer implements AutoCloseable {
             clusterWatchers.add(watch(kind(TenantCluster.API_VERSION, TenantCluster.KIND), ns, null,
                     this::tenantClusterChanged, false));
             clusterWatchers.add(watch(kind(SyncPolicy.API_VERSION, SyncPolicy.KIND), ns, null,
-                    (type, o) -> referencedChanged(o), true));
+                    (type, o) -> referencedChanged(SyncPolicy.KIND, o), true));
             clusterWatchers.add(watch(kind(IsolationProfile.API_VERSION, IsolationProfile.KIND), ns, null,
-                    (type, o) -> referencedChanged(o), true));
+                    (type, o) -> referencedChanged(IsolationProfile.KIND, o), true));
+            clusterWatchers.add(watch(kind("apps/v1", "StatefulSet"), ns, CONTROL_PLANES,
+                    this::controlPlaneChanged, true));
         }
         for (int i = 0; i < options.workers(); i++) {
             spawn(this::work);
@@ -153,7 +178,7 @@ public final class Syncer implements AutoCloseable {
         return this;
     }
 
-    /** Waits until the TenantCluster, SyncPolicy and IsolationProfile watches have listed once. */
+    /** Waits until the TenantCluster, SyncPolicy, IsolationProfile and control-plane watches have listed once. */
     public boolean awaitStarted(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Watcher w : List.copyOf(clusterWatchers)) {
@@ -197,6 +222,13 @@ public final class Syncer implements AutoCloseable {
         String seen = type.equals("DELETED") ? null : String.valueOf(meta.get("generation")) + "|"
                 + Json.string(tc, "metadata", "deletionTimestamp");
         String before = seen == null ? tenantClusterVersions.remove(key) : tenantClusterVersions.put(key, seen);
+        if (seen == null) {
+            references.remove(key);
+            controlPlaneReadiness.remove(key);
+        } else {
+            references.put(key, new References(Json.string(tc, "spec", "isolationProfileRef", "name"),
+                    Json.string(tc, "spec", "syncPolicyRef", "name")));
+        }
         // Status changes are no reason for a pass, except the start and end of a migration: from its start no object
         // pass may sync from a context read before it, and at its end the tenant is converged in its new place.
         if (seen != null && Json.string(tc, "metadata", "deletionTimestamp") != null) {
@@ -209,12 +241,63 @@ public final class Syncer implements AutoCloseable {
         }
     }
 
-    private void referencedChanged(JsonObject o) {
+    /**
+     * Queues a full pass over every tenant whose TenantCluster references the changed (or created, or deleted)
+     * SyncPolicy or IsolationProfile: also those the Syncer does not sync yet because their last pass failed, e.g.
+     * on this very object being missing.
+     */
+    private void referencedChanged(String kind, JsonObject o) {
         String ns = Json.string(o, "metadata", "namespace");
-        for (TenantKey k : tenants.keySet()) {
-            if (k.namespace().equals(ns)) {
-                queue.add(new TenantWork(k));
+        String name = Json.string(o, "metadata", "name");
+        if (ns == null || name == null) {
+            return;
+        }
+        for (Map.Entry<TenantKey, References> e : references.entrySet()) {
+            if (e.getKey().namespace().equals(ns) && name.equals(e.getValue().of(kind))) {
+                queue.add(new TenantWork(e.getKey()));
             }
+        }
+    }
+
+    /**
+     * Queues a full pass over a tenant when its control-plane StatefulSet became ready (all replicas ready, as
+     * provisioning reads it) or stopped being ready, or was deleted. A StatefulSet first seen not ready (just created
+     * by a pass, which wrote that status already) brings no pass. The tenant label alone picks no tenant: the
+     * StatefulSet must also carry the rendered name of that tenant's control plane in the TenantCluster's namespace
+     * and no source annotations (a copy synced from a tenant has them, its tenantplane.io labels are the
+     * Syncer's own, and its name is a mapped one), and the TenantCluster must exist.
+     */
+    private void controlPlaneChanged(String type, JsonObject sts) {
+        String ns = Json.string(sts, "metadata", "namespace");
+        String name = Json.string(sts, "metadata", "name");
+        String tenant = Json.labels(sts).get(ReverseMapping.TENANT);
+        if (ns == null || name == null || tenant == null || tenant.isEmpty()
+                || Json.annotations(sts).containsKey(ReverseMapping.SOURCE_KIND)
+                || !name.equals(new ControlPlaneNames(tenant, ns).statefulSet())) {
+            return;
+        }
+        TenantKey key = new TenantKey(ns, tenant);
+        if (!tenantClusterVersions.containsKey(key)) {
+            return;
+        }
+        if (type.equals("DELETED")) {
+            controlPlaneReadiness.remove(key);
+            queue.add(new TenantWork(key));
+            return;
+        }
+        boolean ready = count(sts, "status", "readyReplicas", 0) >= count(sts, "spec", "replicas", 1);
+        Boolean before = controlPlaneReadiness.put(key, ready);
+        if (before == null ? ready : before != ready) {
+            queue.add(new TenantWork(key));
+        }
+    }
+
+    private static long count(JsonObject o, String section, String field, long absent) {
+        String v = Json.string(o, section, field);
+        try {
+            return v == null ? absent : Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return absent;
         }
     }
 
@@ -374,7 +457,10 @@ public final class Syncer implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            for (TenantKey k : tenants.keySet()) {
+            // Every tenant with a TenantCluster, also one whose last pass failed before the Syncer could sync it.
+            Set<TenantKey> all = new HashSet<>(tenants.keySet());
+            all.addAll(tenantClusterVersions.keySet());
+            for (TenantKey k : all) {
                 queue.add(new TenantWork(k));
             }
         }

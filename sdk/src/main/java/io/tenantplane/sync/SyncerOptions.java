@@ -14,7 +14,8 @@ import java.util.concurrent.ThreadFactory;
  * @param resyncPeriod  how often every tenant gets a full pass even without changes (default 5 minutes); watches
  *                      bring changes in seconds, the resync repairs anything a watch missed
  * @param provision     whether the Syncer also provisions tenants ({@code ensure}) before syncing them (default true)
- * @param queueCapacity most keys waiting at once (default 10000); more are dropped until the next resync
+ * @param queueCapacity most distinct object keys waiting at once (default 10000); a change that finds the queue full
+ *                      is folded into one full pass over its tenant, which is queued regardless (one per tenant)
  * @param maxRetries    retries of a failing key before it waits for the next resync (default 10)
  * @param retryDelay    the first retry's delay, doubled per retry up to {@code maxRetryDelay} (default 200 ms)
  * @param maxRetryDelay the longest retry delay (default 1 minute)

@@ -42,7 +42,8 @@ import java.util.logging.Logger;
  *       and converges its workloads, then follows changes on both sides by watches. Its work queue is keyed per
  *       tenant and per object, runs {@code tenantplane.concurrency} passes at once, retries failures with
  *       exponential backoff and resyncs every tenant each {@code tenantplane.resync.interval}; a change to an
- *       IsolationProfile or SyncPolicy queues a pass over the tenants of its namespace.</li>
+ *       IsolationProfile or SyncPolicy queues a pass over every tenant that references it, and a change in the ready
+ *       replicas of a tenant's control-plane StatefulSet a pass over that tenant.</li>
  *   <li>On losing leadership the Syncer is closed before the event returns, so writes stop before the Lease can
  *       pass to another replica.</li>
  * </ul>

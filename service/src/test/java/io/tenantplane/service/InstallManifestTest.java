@@ -228,7 +228,8 @@ class InstallManifestTest {
         var rendered = List.of("get", "list", "create", "update", "delete");
         grant(expected, "", "resourcequotas", rendered);
         grant(expected, "", "limitranges", rendered);
-        grant(expected, "apps", "statefulsets", rendered);
+        // The control-plane StatefulSets are also watched: their ready replicas make a tenant Ready.
+        grant(expected, "apps", "statefulsets", List.of("get", "list", "watch", "create", "update", "delete"));
         grant(expected, "rbac.authorization.k8s.io", "roles", rendered);
         grant(expected, "rbac.authorization.k8s.io", "rolebindings", rendered);
         grant(expected, "", "namespaces", List.of("get", "create", "update", "delete"));
