@@ -67,6 +67,7 @@ public final class EventObserver implements Observer, AutoCloseable {
     private static final int NOTE_LIMIT = 1024;
     private static final int REMEMBERED = 4096;
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final long NOT_WAITING = Long.MIN_VALUE;
 
     private final Applier applier;
     private final CustomObjectsApi customObjects;
@@ -99,6 +100,8 @@ public final class EventObserver implements Observer, AutoCloseable {
     private final Map<TenantKey, String> uids = new LinkedHashMap<>();
     private int writing;
     private int flushing;
+    /** When the waiting writer wakes up by itself (System.nanoTime), or {@link #NOT_WAITING}. */
+    private long waitingUntil = NOT_WAITING;
     private boolean draining;
     private boolean closed;
     private long dropped;
@@ -284,8 +287,17 @@ public final class EventObserver implements Observer, AutoCloseable {
     private void occurred(Recorded e, Instant now) {
         e.count++;
         e.lastObserved = now;
-        pending.add(e);
-        wake();
+        if (!pending.add(e)) {
+            return;
+        }
+        if (!draining) {
+            wake();
+        } else if (waitingUntil != NOT_WAITING
+                && (e.server == null || e.lastWrite + seriesIntervalNanos - waitingUntil < 0)) {
+            // Only when this Event is due before the writer would wake anyway: a repeat counted into a series that
+            // was just written must not wake the writer once per decision.
+            changed.signalAll();
+        }
     }
 
     private void drop(TenantKey tenant, Instant now) {
@@ -341,7 +353,12 @@ public final class EventObserver implements Observer, AutoCloseable {
                         wait = Math.min(wait, seriesIntervalNanos - since);
                     }
                     if (e == null) {
-                        changed.awaitNanos(wait);
+                        waitingUntil = now + wait;
+                        try {
+                            changed.awaitNanos(wait);
+                        } finally {
+                            waitingUntil = NOT_WAITING;
+                        }
                     }
                 }
                 pending.remove(e);
