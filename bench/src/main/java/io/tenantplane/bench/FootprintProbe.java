@@ -24,7 +24,8 @@ import java.util.TreeMap;
  *
  * <p>Usage: {@code FootprintProbe OBJECTS_PER_TENANT STEP...} (e.g. {@code 200 1 10 100}). The plane reaches each
  * tenant as a deployment does: through the default kubeconfig-Secret connector, reading the Secret
- * {@link FootprintServers} wrote for the tenant.
+ * {@link FootprintServers} wrote for the tenant. With {@code -Dbench.settleSeconds=N} the threads are counted once
+ * more, N seconds after the last step.
  */
 public final class FootprintProbe {
 
@@ -71,6 +72,12 @@ public final class FootprintProbe {
                 Thread.sleep(2000);
                 emit(step, seconds);
             }
+            // OkHttp keeps an idle task thread for 60 s: what is left after that is what idle tenants cost.
+            int settle = Integer.getInteger("bench.settleSeconds", 0);
+            if (settle > 0) {
+                Thread.sleep(settle * 1000L);
+                emitSettled(steps.get(steps.size() - 1));
+            }
             JsonObject histogram = new JsonObject();
             histogram.addProperty("histogram", histogram(25));
             System.out.println(Json.gson().toJson(histogram));
@@ -94,6 +101,17 @@ public final class FootprintProbe {
             n += Cluster.list(host, kind, null, MANAGED).size();
         }
         return n;
+    }
+
+    private static void emitSettled(int tenants) {
+        JsonObject o = new JsonObject();
+        o.addProperty("settledTenants", tenants);
+        Map<String, Integer> names = new TreeMap<>();
+        Thread.getAllStackTraces().keySet().forEach(t -> names.merge(t.getName().replaceAll("\\d+", "N"), 1, Integer::sum));
+        o.addProperty("threads", Thread.getAllStackTraces().size());
+        o.add("threadNames", Json.gson().toJsonTree(names));
+        System.out.println(Json.gson().toJson(o));
+        System.out.flush();
     }
 
     private static void emit(int tenants, double seconds) throws InterruptedException {

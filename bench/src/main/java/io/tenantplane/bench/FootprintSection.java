@@ -25,13 +25,13 @@ final class FootprintSection {
     private static final double MIB = 1024.0 * 1024;
 
     /** Tenants at each measurement and objects per tenant. */
-    record Config(List<Integer> steps, int objects) {
+    record Config(List<Integer> steps, int objects, int settleSeconds) {
         static Config full() {
-            return new Config(List.of(1, 10, 100), 200);
+            return new Config(List.of(1, 10, 100), 200, 61);
         }
 
         static Config quick() {
-            return new Config(List.of(1, 3), 20);
+            return new Config(List.of(1, 3), 20, 0);
         }
     }
 
@@ -51,7 +51,8 @@ final class FootprintSection {
             if (urls == null) {
                 throw new IllegalStateException("the footprint servers exited with " + servers.waitFor());
             }
-            List<String> probeCmd = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseG1GC", "-cp", cp,
+            List<String> probeCmd = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseG1GC",
+                    "-Dbench.settleSeconds=" + c.settleSeconds(), "-cp", cp,
                     FootprintProbe.class.getName(), Integer.toString(c.objects())));
             c.steps().forEach(s -> probeCmd.add(Integer.toString(s)));
             Process probe = new ProcessBuilder(probeCmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -102,9 +103,15 @@ final class FootprintSection {
         int grown = threads(last) - threads(first);
         figures.add(new Figure("Platform threads with " + steps + " tenants", threads.toString(),
                 "—", null, "no growth with tenants", grown <= 0, REPRODUCE));
+        lines.stream().filter(o -> o.has("settledTenants")).findFirst().ifPresent(settled -> figures.add(new Figure(
+                "Platform threads with " + max + " tenants after 60 s more idle (0 tenants: " + threads(none) + ")",
+                Integer.toString(threads(settled)), "—", null, "no growth with tenants",
+                threads(settled) <= threads(none), REPRODUCE)));
         List<String> notes = new ArrayList<>();
         notes.add("Each tenant has its own testkit API server and host namespace; the servers run in another process. "
-                + "Platform threads at " + max + " tenants by name: " + last.get("threadNames") + ". Time to converge "
+                + "Platform threads at " + max + " tenants by name: " + last.get("threadNames")
+                + lines.stream().filter(o -> o.has("settledTenants")).findFirst()
+                        .map(o -> "; 60 s later: " + o.get("threadNames")).orElse("") + ". Time to converge "
                 + "the added tenants: " + String.join(", ", c.steps().stream().map(s -> s + ": "
                 + Figure.number(step(lines, s).get("convergeSeconds").getAsDouble()) + " s").toList()) + ".");
         if (perTenant > TARGET_MIB) {
