@@ -105,6 +105,26 @@ class ApplierTest {
     }
 
     @Test
+    void aNameAlreadyTakenIsReadAtOnceWithoutWaitingOutTheBackoffAndNothingIsOverwritten() throws Exception {
+        JsonObject foreign = created("a", "foreign");
+        Applier patient = Applier.builder().client(client).backoff(Duration.ofSeconds(5), Duration.ofSeconds(5))
+                .build();
+        server.requests().reset();
+
+        long t0 = System.nanoTime();
+        Outcome o = patient.apply(decision(Action.CREATE, "a", configMap("a", "mine"), null),
+                (stale, current) -> decision(Action.CONFLICT, "a", null, current));
+        long took = System.nanoTime() - t0;
+
+        assertInstanceOf(Outcome.NotWritten.class, o);
+        assertTrue(took < Duration.ofSeconds(2).toNanos(), "no backoff before the read: " + took);
+        assertEquals(List.of("create 409", "get 200"), server.requests().entries().stream()
+                .map(e -> e.verb() + " " + e.code()).toList());
+        assertEquals(Json.string(foreign, "metadata", "resourceVersion"), new CoreV1Api(client)
+                .readNamespacedConfigMap("a", "default").execute().getMetadata().getResourceVersion());
+    }
+
+    @Test
     void serverErrorsAreRetriedWithinTheAttemptBudgetAndThenReportedAsData() {
         server.faults().add(FaultRule.on("create", "configmaps").times(2).respond(503));
         assertEquals(3, ((Outcome.Applied) applier.apply(decision(Action.CREATE, "a", configMap("a", "1"), null),
