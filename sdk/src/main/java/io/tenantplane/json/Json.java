@@ -79,6 +79,33 @@ public final class Json {
         return p.getAsString();
     }
 
+    /**
+     * A deep copy of {@code e}, as {@link JsonElement#deepCopy()} makes it but with each array sized up front.
+     * Primitives and null are immutable and shared, as gson's own copy shares them.
+     */
+    public static JsonElement copy(JsonElement e) {
+        if (e instanceof JsonObject o) {
+            return copy(o);
+        }
+        if (e instanceof JsonArray a) {
+            JsonArray c = new JsonArray(a.size());
+            for (JsonElement x : a) {
+                c.add(copy(x));
+            }
+            return c;
+        }
+        return e;
+    }
+
+    /** A deep copy of {@code o}; see {@link #copy(JsonElement)}. */
+    public static JsonObject copy(JsonObject o) {
+        JsonObject c = new JsonObject();
+        for (Map.Entry<String, JsonElement> en : o.entrySet()) {
+            c.add(en.getKey(), copy(en.getValue()));
+        }
+        return c;
+    }
+
     /** The object at {@code path} (creating empty objects on the way), e.g. {@code child(pod, "metadata", "labels")}. */
     public static JsonObject child(JsonObject root, String... path) {
         JsonObject cur = root;

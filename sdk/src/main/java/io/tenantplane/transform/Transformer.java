@@ -70,10 +70,6 @@ public final class Transformer {
             "volume.kubernetes.io/", "volume.beta.kubernetes.io/");
     private static final Set<String> TENANT_CONTROLLER_SLICE_MANAGERS = Set.of("endpointslice-controller.k8s.io",
             "endpointslicemirroring-controller.k8s.io");
-    private static final java.util.regex.Pattern QUALIFIED_NAME =
-            java.util.regex.Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
-    private static final java.util.regex.Pattern LABEL_VALUE =
-            java.util.regex.Pattern.compile("|[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
     static final String SLICE_MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
 
@@ -212,12 +208,12 @@ public final class Transformer {
                 JsonObject metaCopy = new JsonObject();
                 for (var m : meta.entrySet()) {
                     if (!HOST_OWNED_METADATA.contains(m.getKey())) {
-                        metaCopy.add(m.getKey(), m.getValue().deepCopy());
+                        metaCopy.add(m.getKey(), Json.copy(m.getValue()));
                     }
                 }
                 copy.add(key, metaCopy);
             } else {
-                copy.add(key, value.deepCopy());
+                copy.add(key, Json.copy(value));
             }
         }
         return copy;
@@ -303,8 +299,8 @@ public final class Transformer {
                 if (ReverseMapping.isReserved(key)) {
                     continue;
                 }
-                String path = "metadata." + field + "[" + printable(key) + "]";
                 if (!isQualifiedName(key)) {
+                    String path = "metadata." + field + "[" + printable(key) + "]";
                     return new TransformResult.Rejected(w.src, TransformResult.INVALID_SOURCE, path, path + ": '"
                             + printable(key) + "' is not a valid " + what + " key: use an optional DNS subdomain "
                             + "prefix and '/', then at most 63 ASCII letters, digits, '-', '_' and '.', starting and "
@@ -312,7 +308,8 @@ public final class Transformer {
                 }
                 JsonElement v = e.getValue();
                 boolean text = v.isJsonPrimitive() && v.getAsJsonPrimitive().isString();
-                if (field.equals("labels") && !(text && LABEL_VALUE.matcher(v.getAsString()).matches())) {
+                if (field.equals("labels") && !(text && isLabelValue(v.getAsString()))) {
+                    String path = "metadata." + field + "[" + printable(key) + "]";
                     String shown = text ? v.getAsString() : v.toString();
                     return new TransformResult.Rejected(w.src, TransformResult.INVALID_SOURCE, path, path + ": '"
                             + printable(shown) + "' is not a valid label value: use at most 63 ASCII letters, "
@@ -323,13 +320,37 @@ public final class Transformer {
         return null;
     }
 
-    private static boolean isQualifiedName(String key) {
+    static boolean isQualifiedName(String key) {
         int slash = key.indexOf('/');
         String name = slash < 0 ? key : key.substring(slash + 1);
         if (slash >= 0 && !HostNames.isDns1123Subdomain(key.substring(0, slash))) {
             return false;
         }
-        return name.length() <= 63 && QUALIFIED_NAME.matcher(name).matches();
+        return name.length() <= 63 && isQualifiedNamePart(name);
+    }
+
+    /** {@code [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?}, as a char loop (it runs for every label and annotation). */
+    private static boolean isQualifiedNamePart(String s) {
+        int n = s.length();
+        if (n == 0 || !isAsciiAlnum(s.charAt(0)) || !isAsciiAlnum(s.charAt(n - 1))) {
+            return false;
+        }
+        for (int i = 1; i < n - 1; i++) {
+            char c = s.charAt(i);
+            if (!(isAsciiAlnum(c) || c == '-' || c == '_' || c == '.')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A label value: empty, or at most 63 characters of the qualified name part's alphabet and shape. */
+    static boolean isLabelValue(String s) {
+        return s.isEmpty() || (s.length() <= 63 && isQualifiedNamePart(s));
+    }
+
+    private static boolean isAsciiAlnum(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     }
 
     /** {@code s} with control and other invisible characters written as Java escapes, so messages stay readable. */

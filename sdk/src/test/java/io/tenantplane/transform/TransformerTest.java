@@ -174,4 +174,27 @@ class TransformerTest {
         assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> PodSecurityLevel.parse("strict")).getMessage().contains("privileged, baseline, restricted"));
     }
+
+    /** The key and value checks accept exactly what the Kubernetes patterns accept. */
+    @Test
+    void labelKeyAndValueChecksAgreeWithKubernetesPatterns() {
+        java.util.regex.Pattern name = java.util.regex.Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
+        java.util.regex.Pattern value = java.util.regex.Pattern.compile("|[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+        String alphabet = "aZ9-_./ \u00e9:";
+        java.util.Random r = new java.util.Random(11L);
+        for (int i = 0; i < 100_000; i++) {
+            int n = r.nextInt(10) == 0 ? 55 + r.nextInt(20) : r.nextInt(7);
+            StringBuilder sb = new StringBuilder();
+            for (int k = 0; k < n; k++) {
+                sb.append(r.nextInt(3) == 0 ? alphabet.charAt(r.nextInt(alphabet.length())) : 'k');
+            }
+            String s = sb.toString();
+            int slash = s.indexOf('/');
+            String part = slash < 0 ? s : s.substring(slash + 1);
+            boolean expectedKey = (slash < 0 || io.tenantplane.naming.HostNames.isDns1123Subdomain(s.substring(0, slash)))
+                    && part.length() <= 63 && name.matcher(part).matches();
+            assertEquals(expectedKey, Transformer.isQualifiedName(s), s);
+            assertEquals(value.matcher(s).matches(), Transformer.isLabelValue(s), s);
+        }
+    }
 }
