@@ -126,8 +126,6 @@ public final class Planner {
         private final SyncRules rules;
         private final Map<HostKey, JsonObject> hostByKey = new LinkedHashMap<>();
         private final Set<SourceKey> presentSources = new HashSet<>();
-        /** The identity of each tenant object (null when malformed), in the order of the snapshot. */
-        private final List<TenantObjectRef> identities = new ArrayList<>();
         private final Map<String, Boolean> serviceHasSelector = new HashMap<>();
         private final Set<HostKey> claimed = new HashSet<>();
         private final List<Decision> out = new ArrayList<>();
@@ -147,29 +145,40 @@ public final class Planner {
                     hostByKey.putIfAbsent(new HostKey(kind, ns, name), h);
                 }
             }
+            // One pass identifies, transforms and decides each object while it is fresh in the cache. Endpoints and
+            // EndpointSlices wait for the end: whether their Service has a selector must be known first.
+            Map<HostKey, List<Want>> wants = new LinkedHashMap<>();
+            List<JsonObject> endpoints = new ArrayList<>();
+            List<TenantObjectRef> endpointRefs = new ArrayList<>();
             for (JsonObject o : s.tenantObjects()) {
                 TenantObjectRef r = transformer.identify(o);
-                identities.add(r);
                 if (r != null) {
                     presentSources.add(SourceKey.of(r));
                     if (r.kind().equals("Service")) {
                         JsonObject sel = Json.object(o, "spec", "selector");
                         serviceHasSelector.put(r.virtualNamespace() + "/" + r.name(), sel != null && !sel.isEmpty());
+                    } else if (r.kind().equals("Endpoints") || r.kind().equals("EndpointSlice")) {
+                        endpoints.add(o);
+                        endpointRefs.add(r);
+                        continue;
                     }
                 }
+                want(consider(o, r), wants);
             }
-            Map<HostKey, List<Want>> wants = new LinkedHashMap<>();
-            for (int i = 0; i < s.tenantObjects().size(); i++) {
-                Want w = consider(s.tenantObjects().get(i), identities.get(i));
-                if (w != null) {
-                    wants.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
-                }
+            for (int i = 0; i < endpoints.size(); i++) {
+                want(consider(endpoints.get(i), endpointRefs.get(i)), wants);
             }
             wants.forEach(this::decideWants);
             collectGarbage();
             List<Decision> sorted = new ArrayList<>(out);
             sorted.sort(ORDER);
             return new Plan(sorted);
+        }
+
+        private static void want(Want w, Map<HostKey, List<Want>> wants) {
+            if (w != null) {
+                wants.computeIfAbsent(w.key(), k -> new ArrayList<>()).add(w);
+            }
         }
 
         /** Decides a tenant object that does not want a host copy, or returns what it wants. */
