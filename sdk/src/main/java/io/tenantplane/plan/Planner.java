@@ -106,12 +106,35 @@ public final class Planner {
 
     /** Identity of a host object within one plan. */
     private record HostKey(String kind, String namespace, String name) {
+        // Written out: a record's generated equals and hashCode go through method handles, and every object of a
+        // plan is looked up by its key a few times.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof HostKey k && name.equals(k.name) && kind.equals(k.kind)
+                    && Objects.equals(namespace, k.namespace);
+        }
+
+        @Override
+        public int hashCode() {
+            return (kind.hashCode() * 31 + Objects.hashCode(namespace)) * 31 + name.hashCode();
+        }
     }
 
     /** Identity of a tenant object within one plan. */
     private record SourceKey(String kind, String virtualNamespace, String name) {
         static SourceKey of(TenantObjectRef r) {
             return new SourceKey(r.kind(), r.virtualNamespace(), r.name());
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SourceKey k && name.equals(k.name) && kind.equals(k.kind)
+                    && Objects.equals(virtualNamespace, k.virtualNamespace);
+        }
+
+        @Override
+        public int hashCode() {
+            return (kind.hashCode() * 31 + Objects.hashCode(virtualNamespace)) * 31 + name.hashCode();
         }
     }
 

@@ -4,11 +4,14 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,7 +38,12 @@ final class Canonical {
     static String sourceHash(JsonObject host) {
         StringBuilder sb = new StringBuilder(1024);
         writeObject(host, sb, Level.ROOT);
-        return HostNames.sha256Hex(sb.toString()).substring(0, 16);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform must provide SHA-256", e);
+        }
     }
 
     static String json(JsonElement e) {
@@ -203,6 +211,11 @@ final class Canonical {
             sb.append(s, last, i).append(replacement);
             last = i + 1;
         }
-        sb.append(s, last, len).append('"');
+        if (last == 0) {
+            sb.append(s);
+        } else {
+            sb.append(s, last, len);
+        }
+        sb.append('"');
     }
 }
