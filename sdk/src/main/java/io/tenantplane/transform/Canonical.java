@@ -5,8 +5,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.tenantplane.naming.ReverseMapping;
+import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -21,7 +21,7 @@ import java.util.Set;
  * <p>The text is exactly what the first implementation wrote (keys sorted by {@link String#compareTo}, strings
  * escaped as gson writes them without HTML escaping, numbers as {@code BigDecimal.stripTrailingZeros().toPlainString()}),
  * because every host object carries a hash of it: a different text for the same object would rewrite every host
- * object after an upgrade. It is written in one pass without copying the object.
+ * object after an upgrade. It is written in one pass without copying the object, straight into the digest.
  */
 final class Canonical {
 
@@ -36,20 +36,65 @@ final class Canonical {
      * without {@link ReverseMapping#REASON} and {@link ReverseMapping#SOURCE_HASH} in {@code metadata.annotations}.
      */
     static String sourceHash(JsonObject host) {
-        StringBuilder sb = new StringBuilder(1024);
-        writeObject(host, sb, Level.ROOT);
+        MessageDigest sha;
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(sb.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
+            sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform must provide SHA-256", e);
         }
+        Out out = new Out(sha, null);
+        writeObject(host, out, Level.ROOT);
+        out.flush();
+        return HexFormat.of().formatHex(sha.digest(), 0, 8);
     }
 
-    static String json(JsonElement e) {
-        StringBuilder sb = new StringBuilder();
-        write(e, sb, Level.OTHER);
-        return sb.toString();
+    /** The canonical JSON of {@code e} in UTF-8: the bytes {@link #sourceHash} digests (for a root object). */
+    static byte[] utf8(JsonElement e) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Out out = new Out(null, bytes);
+        write(e, out, Level.OTHER);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    /**
+     * The canonical text in UTF-8, as {@code String.getBytes(UTF_8)} encodes it (an unpaired surrogate becomes
+     * {@code ?}), written in small chunks to a digest (or, for tests, to a byte stream): no text of the whole object
+     * is ever held.
+     */
+    private static final class Out {
+        private final byte[] buf = new byte[512];
+        private int n;
+        private final MessageDigest digest;
+        private final ByteArrayOutputStream bytes;
+
+        Out(MessageDigest digest, ByteArrayOutputStream bytes) {
+            this.digest = digest;
+            this.bytes = bytes;
+        }
+
+        void put(int b) {
+            if (n == buf.length) {
+                flush();
+            }
+            buf[n++] = (byte) b;
+        }
+
+        /** Text known to be ASCII (numbers, literals, escapes). */
+        void ascii(String s) {
+            for (int i = 0, len = s.length(); i < len; i++) {
+                put(s.charAt(i));
+            }
+        }
+
+        void flush() {
+            if (digest != null) {
+                digest.update(buf, 0, n);
+            } else {
+                bytes.write(buf, 0, n);
+            }
+            n = 0;
+        }
     }
 
     /** Where a value sits, as far as leaving out the two annotations is concerned. */
@@ -65,33 +110,33 @@ final class Canonical {
         }
     }
 
-    private static void write(JsonElement e, StringBuilder sb, Level level) {
+    private static void write(JsonElement e, Out sb, Level level) {
         if (e == null || e.isJsonNull()) {
-            sb.append("null");
+            sb.ascii("null");
         } else if (e instanceof JsonObject o) {
             writeObject(o, sb, level);
         } else if (e instanceof JsonArray a) {
-            sb.append('[');
+            sb.put('[');
             for (int i = 0, n = a.size(); i < n; i++) {
                 if (i > 0) {
-                    sb.append(',');
+                    sb.put(',');
                 }
                 write(a.get(i), sb, Level.OTHER);
             }
-            sb.append(']');
+            sb.put(']');
         } else {
             JsonPrimitive p = (JsonPrimitive) e;
             if (p.isNumber()) {
                 number(p.getAsNumber(), p, sb);
             } else if (p.isBoolean()) {
-                sb.append(p.getAsBoolean());
+                sb.ascii(p.getAsBoolean() ? "true" : "false");
             } else {
                 string(p.getAsString(), sb);
             }
         }
     }
 
-    private static void writeObject(JsonObject o, StringBuilder sb, Level level) {
+    private static void writeObject(JsonObject o, Out sb, Level level) {
         Set<Map.Entry<String, JsonElement>> entries = o.entrySet();
         @SuppressWarnings("unchecked")
         Map.Entry<String, JsonElement>[] sorted = entries.toArray(new Map.Entry[0]);
@@ -120,40 +165,40 @@ final class Canonical {
                 sorted[j + 1] = e;
             }
         }
-        sb.append('{');
+        sb.put('{');
         for (int i = 0; i < n; i++) {
             if (i > 0) {
-                sb.append(',');
+                sb.put(',');
             }
             String key = sorted[i].getKey();
             string(key, sb);
-            sb.append(':');
+            sb.put(':');
             write(sorted[i].getValue(), sb, level == Level.OTHER ? Level.OTHER : level.child(key));
         }
-        sb.append('}');
+        sb.put('}');
     }
 
     /**
      * A number as {@code new BigDecimal(text).stripTrailingZeros().toPlainString()}, which is the integer itself for
      * integral Java types and for plain integer text without leading zeros.
      */
-    private static void number(Number n, JsonPrimitive p, StringBuilder sb) {
+    private static void number(Number n, JsonPrimitive p, Out sb) {
         if (n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte) {
-            sb.append(n.longValue());
+            sb.ascii(Long.toString(n.longValue()));
             return;
         }
         if (n instanceof BigInteger b) {
-            sb.append(b);
+            sb.ascii(b.toString());
             return;
         }
         if (!(n instanceof Double || n instanceof Float || n instanceof java.math.BigDecimal)) {
             String text = n.toString();
             if (isCanonicalInteger(text)) {
-                sb.append(text);
+                sb.ascii(text);
                 return;
             }
         }
-        sb.append(p.getAsBigDecimal().stripTrailingZeros().toPlainString());
+        sb.ascii(p.getAsBigDecimal().stripTrailingZeros().toPlainString());
     }
 
     /** {@code 0}, or an optional {@code -} and digits not starting with {@code 0}. */
@@ -175,47 +220,53 @@ final class Canonical {
         return true;
     }
 
-    /** A JSON string as gson's {@code JsonWriter} writes it with HTML escaping off. */
-    private static void string(String s, StringBuilder sb) {
-        sb.append('"');
-        int last = 0;
+    /** A JSON string as gson's {@code JsonWriter} writes it with HTML escaping off, in UTF-8. */
+    private static void string(String s, Out out) {
+        out.put('"');
         int len = s.length();
         for (int i = 0; i < len; i++) {
             char c = s.charAt(i);
-            String replacement;
-            if (c < 0x20) {
-                replacement = switch (c) {
-                    case '\t' -> "\\t";
-                    case '\b' -> "\\b";
-                    case '\n' -> "\\n";
-                    case '\r' -> "\\r";
-                    case '\f' -> "\\f";
-                    default -> null;
-                };
-                if (replacement == null) {
-                    sb.append(s, last, i).append("\\u00").append(HEX[c >> 4]).append(HEX[c & 0xf]);
-                    last = i + 1;
+            if (c < 0x80) {
+                if (c >= 0x20 && c != '"' && c != '\\') {
+                    out.put(c);
                     continue;
                 }
-            } else if (c == '"') {
-                replacement = "\\\"";
-            } else if (c == '\\') {
-                replacement = "\\\\";
-            } else if (c == '\u2028') {
-                replacement = "\\u2028";
-            } else if (c == '\u2029') {
-                replacement = "\\u2029";
+                out.put('\\');
+                switch (c) {
+                    case '"' -> out.put('"');
+                    case '\\' -> out.put('\\');
+                    case '\t' -> out.put('t');
+                    case '\b' -> out.put('b');
+                    case '\n' -> out.put('n');
+                    case '\r' -> out.put('r');
+                    case '\f' -> out.put('f');
+                    default -> {
+                        out.ascii("u00");
+                        out.put(HEX[c >> 4]);
+                        out.put(HEX[c & 0xf]);
+                    }
+                }
+            } else if (c < 0x800) {
+                out.put(0xc0 | (c >> 6));
+                out.put(0x80 | (c & 0x3f));
+            } else if (c == '\u2028' || c == '\u2029') {
+                out.ascii(c == '\u2028' ? "\\u2028" : "\\u2029");
+            } else if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    int cp = Character.toCodePoint(c, s.charAt(++i));
+                    out.put(0xf0 | (cp >> 18));
+                    out.put(0x80 | ((cp >> 12) & 0x3f));
+                    out.put(0x80 | ((cp >> 6) & 0x3f));
+                    out.put(0x80 | (cp & 0x3f));
+                } else {
+                    out.put('?');
+                }
             } else {
-                continue;
+                out.put(0xe0 | (c >> 12));
+                out.put(0x80 | ((c >> 6) & 0x3f));
+                out.put(0x80 | (c & 0x3f));
             }
-            sb.append(s, last, i).append(replacement);
-            last = i + 1;
         }
-        if (last == 0) {
-            sb.append(s);
-        } else {
-            sb.append(s, last, len);
-        }
-        sb.append('"');
+        out.put('"');
     }
 }
