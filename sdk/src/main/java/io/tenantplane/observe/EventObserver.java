@@ -82,9 +82,9 @@ public final class EventObserver implements Observer, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** Events by name, written or waiting; guarded by {@link #lock}. Waiting ones are never evicted. */
-    private final Map<String, Recorded> entries = new LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<Key, Recorded> entries = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Recorded> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, Recorded> eldest) {
             return size() > REMEMBERED && !pending.contains(eldest.getValue());
         }
     };
@@ -140,7 +140,7 @@ public final class EventObserver implements Observer, AutoCloseable {
         if (outcome instanceof Outcome.NotWritten && !warning) {
             return;
         }
-        String name = eventName(tenant, d);
+        Key own = new Key(tenant, identity(d));
         Instant now = clock.instant();
         long nanos = System.nanoTime();
         lock.lock();
@@ -149,7 +149,7 @@ public final class EventObserver implements Observer, AutoCloseable {
                 dropped++;
                 return;
             }
-            Recorded e = entries.get(name);
+            Recorded e = entries.get(own);
             if (e == null) {
                 Similar similar = new Similar(tenant, warning, d.action().display(), d.reason());
                 Window w = windows.get(similar);
@@ -157,21 +157,24 @@ public final class EventObserver implements Observer, AutoCloseable {
                     w = new Window(nanos);
                     windows.put(similar, w);
                 }
-                String key = w.events < aggregateAfter ? name : combinedName(similar);
+                boolean alone = w.events < aggregateAfter;
+                Key key = alone ? own : new Key(tenant, "combined|" + (warning ? "Warning" : "Normal") + "|"
+                        + similar.action() + "|" + similar.reason());
                 e = entries.get(key);
                 if (e == null) {
                     if (pending.size() >= queueCapacity) {
                         drop(tenant, now);
                         return;
                     }
-                    e = key.equals(name)
+                    String name = named(tenant, key.identity());
+                    e = alone
                             ? new Recorded(name, tenant, warning, d.action().display(), d.reason(),
                                     truncate(note(d, outcome)), related(d), now)
-                            : new Recorded(key, tenant, warning, d.action().display(), d.reason(),
+                            : new Recorded(name, tenant, warning, d.action().display(), d.reason(),
                                     truncate(combinedNote(similar, d, outcome)), null, now);
                     entries.put(key, e);
                 }
-                if (key.equals(name)) {
+                if (alone) {
                     w.events++;
                 }
             }
@@ -267,14 +270,14 @@ public final class EventObserver implements Observer, AutoCloseable {
      * decision find the same Event.
      */
     static String eventName(TenantKey tenant, Decision d) {
-        String host = d.host() == null ? "" : d.host().namespace() + "/" + d.host().name();
-        String source = d.source() == null ? "" : d.source().virtualNamespace() + "/" + d.source().name();
-        return named(tenant, d.kind() + "|" + host + "|" + source + "|" + d.action().display() + "|" + d.reason());
+        return named(tenant, identity(d));
     }
 
-    private static String combinedName(Similar s) {
-        return named(s.tenant(), "combined|" + (s.warning() ? "Warning" : "Normal") + "|" + s.action() + "|"
-                + s.reason());
+    /** What makes two decisions repeats of one: object, action and reason. Hashed only when an Event is made. */
+    private static String identity(Decision d) {
+        String host = d.host() == null ? "" : d.host().namespace() + "/" + d.host().name();
+        String source = d.source() == null ? "" : d.source().virtualNamespace() + "/" + d.source().name();
+        return d.kind() + "|" + host + "|" + source + "|" + d.action().display() + "|" + d.reason();
     }
 
     private static String named(TenantKey tenant, String key) {
@@ -302,18 +305,18 @@ public final class EventObserver implements Observer, AutoCloseable {
 
     private void drop(TenantKey tenant, Instant now) {
         dropped++;
-        String name = named(tenant, "dropped");
-        Recorded notice = entries.get(name);
+        Key key = new Key(tenant, "dropped");
+        Recorded notice = entries.get(key);
         if (notice == null) {
-            notice = new Recorded(name, tenant, true, "RecordEvents", EVENTS_DROPPED, truncate("Decisions of tenant "
+            notice = new Recorded(named(tenant, key.identity()), tenant, true, "RecordEvents", EVENTS_DROPPED, truncate("Decisions of tenant "
                     + tenant.name() + " were not recorded as Events of their own: more than " + queueCapacity
                     + " Events were waiting to be written. series.count counts them; the decision ring "
                     + "(TenantPlane.decisions, tenantplane decisions) keeps the latest of each tenant."), null, now);
-            entries.put(name, notice);
+            entries.put(key, notice);
         }
         if (!pending.contains(notice)) {
             LOG.log(System.Logger.Level.WARNING, queueCapacity + " Events are waiting to be written; decisions of "
-                    + tenant + " are counted in Event " + name + " (" + EVENTS_DROPPED + ") instead");
+                    + tenant + " are counted in Event " + notice.name + " (" + EVENTS_DROPPED + ") instead");
         }
         occurred(notice, now);
     }
@@ -556,6 +559,10 @@ public final class EventObserver implements Observer, AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }
+    }
+
+    /** An Event in memory: the tenant and what its decisions have in common. */
+    private record Key(TenantKey tenant, String identity) {
     }
 
     /** Decisions that are combined once there are many: same tenant, type, action and reason. */

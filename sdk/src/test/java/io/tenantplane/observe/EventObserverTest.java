@@ -36,7 +36,7 @@ class EventObserverTest {
 
     @BeforeEach
     void start() {
-        server = KubeApiServer.builder().namespaces("default", "team-dev").build().start();
+        server = KubeApiServer.builder().namespaces("default", "team-dev", "team-qa").build().start();
         client = new ClientBuilder().setBasePath(server.url()).build();
     }
 
@@ -57,9 +57,13 @@ class EventObserverTest {
     }
 
     private List<JsonObject> events() {
+        return events("team-dev");
+    }
+
+    private List<JsonObject> events(String namespace) {
         try {
             String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()
-                    + "/apis/events.k8s.io/v1/namespaces/team-dev/events")).build(),
+                    + "/apis/events.k8s.io/v1/namespaces/" + namespace + "/events")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             return JsonParser.parseString(body).getAsJsonObject().getAsJsonArray("items").asList().stream()
                     .map(e -> e.getAsJsonObject()).toList();
@@ -191,6 +195,19 @@ class EventObserverTest {
         assertEquals("Warning", Json.string(notice, "type"));
         assertEquals(dropped, count(notice), "its series counts the dropped decisions");
         assertEquals("dev", Json.string(notice, "regarding", "name"));
+    }
+
+    @Test
+    void tenantsOfOneNameInTwoNamespacesHaveEventsOfTheirOwn() {
+        EventObserver events = observer().build();
+
+        events.decision(DEV, created("web"));
+        events.decision(new TenantKey("team-qa", "dev"), created("web"));
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+
+        assertEquals(1, events("team-dev").size());
+        assertEquals(1, events("team-qa").size());
+        assertEquals(1, count(events("team-qa").get(0)), "not a repeat of the other tenant's decision");
     }
 
     @Test
