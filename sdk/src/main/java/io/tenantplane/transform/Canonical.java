@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -67,10 +68,24 @@ final class Canonical {
         private int n;
         private final MessageDigest digest;
         private final ByteArrayOutputStream bytes;
+        /** Arrays for sorting the entries of objects, one per nesting level in use, reused from object to object. */
+        private final ArrayDeque<Map.Entry<String, JsonElement>[]> spare = new ArrayDeque<>();
 
         Out(MessageDigest digest, ByteArrayOutputStream bytes) {
             this.digest = digest;
             this.bytes = bytes;
+        }
+
+        /** An array of at least {@code size} entries, to give back with {@link #release} once written. */
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, JsonElement>[] entries(int size) {
+            Map.Entry<String, JsonElement>[] a = spare.pollLast();
+            return a != null && a.length >= size ? a : new Map.Entry[Math.max(size, 8)];
+        }
+
+        void release(Map.Entry<String, JsonElement>[] a, int used) {
+            Arrays.fill(a, 0, used, null);
+            spare.addLast(a);
         }
 
         void put(int b) {
@@ -82,8 +97,20 @@ final class Canonical {
 
         /** Text known to be ASCII (numbers, literals, escapes). */
         void ascii(String s) {
-            for (int i = 0, len = s.length(); i < len; i++) {
-                put(s.charAt(i));
+            ascii(s, 0, s.length());
+        }
+
+        /** {@code s[from, to)}, every char of which is ASCII. */
+        @SuppressWarnings("deprecation") // getBytes(int, int, byte[], int) copies ASCII in bulk, without allocating
+        void ascii(String s, int from, int to) {
+            while (from < to) {
+                if (n == buf.length) {
+                    flush();
+                }
+                int k = Math.min(buf.length - n, to - from);
+                s.getBytes(from, from + k, buf, n);
+                n += k;
+                from += k;
             }
         }
 
@@ -138,16 +165,13 @@ final class Canonical {
 
     private static void writeObject(JsonObject o, Out sb, Level level) {
         Set<Map.Entry<String, JsonElement>> entries = o.entrySet();
-        @SuppressWarnings("unchecked")
-        Map.Entry<String, JsonElement>[] sorted = entries.toArray(new Map.Entry[0]);
-        int n = sorted.length;
-        if (level == Level.ANNOTATIONS) {
-            n = 0;
-            for (Map.Entry<String, JsonElement> en : sorted) {
-                String k = en.getKey();
-                if (!k.equals(ReverseMapping.REASON) && !k.equals(ReverseMapping.SOURCE_HASH)) {
-                    sorted[n++] = en;
-                }
+        Map.Entry<String, JsonElement>[] sorted = sb.entries(entries.size());
+        int n = 0;
+        boolean annotations = level == Level.ANNOTATIONS;
+        for (Map.Entry<String, JsonElement> en : entries) {
+            String k = en.getKey();
+            if (!(annotations && (k.equals(ReverseMapping.REASON) || k.equals(ReverseMapping.SOURCE_HASH)))) {
+                sorted[n++] = en;
             }
         }
         if (n > 16) {
@@ -175,6 +199,7 @@ final class Canonical {
             sb.put(':');
             write(sorted[i].getValue(), sb, level == Level.OTHER ? Level.OTHER : level.child(key));
         }
+        sb.release(sorted, n);
         sb.put('}');
     }
 
@@ -224,13 +249,15 @@ final class Canonical {
     private static void string(String s, Out out) {
         out.put('"');
         int len = s.length();
+        int plain = 0;
         for (int i = 0; i < len; i++) {
             char c = s.charAt(i);
+            if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+                continue;
+            }
+            out.ascii(s, plain, i);
+            plain = i + 1;
             if (c < 0x80) {
-                if (c >= 0x20 && c != '"' && c != '\\') {
-                    out.put(c);
-                    continue;
-                }
                 out.put('\\');
                 switch (c) {
                     case '"' -> out.put('"');
@@ -254,6 +281,7 @@ final class Canonical {
             } else if (Character.isSurrogate(c)) {
                 if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) {
                     int cp = Character.toCodePoint(c, s.charAt(++i));
+                    plain = i + 1;
                     out.put(0xf0 | (cp >> 18));
                     out.put(0x80 | ((cp >> 12) & 0x3f));
                     out.put(0x80 | ((cp >> 6) & 0x3f));
@@ -267,6 +295,7 @@ final class Canonical {
                 out.put(0x80 | (c & 0x3f));
             }
         }
+        out.ascii(s, plain, len);
         out.put('"');
     }
 }

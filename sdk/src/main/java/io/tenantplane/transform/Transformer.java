@@ -478,14 +478,17 @@ public final class Transformer {
     }
 
     private void podVolume(Work w, JsonObject v, String path, boolean syncSa) {
-        rewrite(w, Json.object(v, "configMap"), "name", "ConfigMap", path + ".configMap.name");
-        rewrite(w, Json.object(v, "secret"), "secretName", "Secret", path + ".secret.secretName");
-        rewrite(w, Json.object(v, "persistentVolumeClaim"), "claimName", "PersistentVolumeClaim",
-                path + ".persistentVolumeClaim.claimName");
-        rewrite(w, Json.object(v, "csi", "nodePublishSecretRef"), "name", "Secret", path + ".csi.nodePublishSecretRef.name");
-        rewrite(w, Json.object(v, "azureFile"), "secretName", "Secret", path + ".azureFile.secretName");
+        rewrite(w, Json.object(v, "configMap"), "name", "ConfigMap", path, ".configMap.name");
+        rewrite(w, Json.object(v, "secret"), "secretName", "Secret", path, ".secret.secretName");
+        rewrite(w, Json.object(v, "persistentVolumeClaim"), "claimName", "PersistentVolumeClaim", path,
+                ".persistentVolumeClaim.claimName");
+        rewrite(w, Json.object(v, "csi", "nodePublishSecretRef"), "name", "Secret", path, ".csi.nodePublishSecretRef.name");
+        rewrite(w, Json.object(v, "azureFile"), "secretName", "Secret", path, ".azureFile.secretName");
         for (String src : List.of("cephfs", "rbd", "flexVolume", "iscsi", "scaleIO", "storageos", "cinder")) {
-            rewrite(w, Json.object(v, src, "secretRef"), "name", "Secret", path + "." + src + ".secretRef.name");
+            JsonObject secretRef = Json.object(v, src, "secretRef");
+            if (secretRef != null) {
+                rewrite(w, secretRef, "name", "Secret", path + "." + src + ".secretRef.name");
+            }
         }
         downwardItems(w, array(Json.object(v, "downwardAPI"), "items"));
         JsonObject projected = Json.object(v, "projected");
@@ -501,8 +504,8 @@ public final class Transformer {
                         w.notes.add("removed " + sp + ".serviceAccountToken: tenant pods get no token on the host");
                         continue;
                     }
-                    rewrite(w, Json.object(s, "configMap"), "name", "ConfigMap", sp + ".configMap.name");
-                    rewrite(w, Json.object(s, "secret"), "name", "Secret", sp + ".secret.name");
+                    rewrite(w, Json.object(s, "configMap"), "name", "ConfigMap", sp, ".configMap.name");
+                    rewrite(w, Json.object(s, "secret"), "name", "Secret", sp, ".secret.name");
                     downwardItems(w, array(Json.object(s, "downwardAPI"), "items"));
                 }
                 kept.add(se);
@@ -538,8 +541,14 @@ public final class Transformer {
         for (int k = 0; envFrom != null && k < envFrom.size(); k++) {
             if (envFrom.get(k).isJsonObject()) {
                 JsonObject e = envFrom.get(k).getAsJsonObject();
-                rewrite(w, Json.object(e, "configMapRef"), "name", "ConfigMap", path + ".envFrom[" + k + "].configMapRef.name");
-                rewrite(w, Json.object(e, "secretRef"), "name", "Secret", path + ".envFrom[" + k + "].secretRef.name");
+                JsonObject configMapRef = Json.object(e, "configMapRef");
+                if (configMapRef != null) {
+                    rewrite(w, configMapRef, "name", "ConfigMap", path + ".envFrom[" + k + "].configMapRef.name");
+                }
+                JsonObject secretRef = Json.object(e, "secretRef");
+                if (secretRef != null) {
+                    rewrite(w, secretRef, "name", "Secret", path + ".envFrom[" + k + "].secretRef.name");
+                }
             }
         }
         JsonArray env = array(c, "env");
@@ -547,8 +556,8 @@ public final class Transformer {
             JsonObject vf = env.get(k).isJsonObject() ? Json.object(env.get(k).getAsJsonObject(), "valueFrom") : null;
             if (vf != null) {
                 String p = path + ".env[" + k + "].valueFrom";
-                rewrite(w, Json.object(vf, "configMapKeyRef"), "name", "ConfigMap", p + ".configMapKeyRef.name");
-                rewrite(w, Json.object(vf, "secretKeyRef"), "name", "Secret", p + ".secretKeyRef.name");
+                rewrite(w, Json.object(vf, "configMapKeyRef"), "name", "ConfigMap", p, ".configMapKeyRef.name");
+                rewrite(w, Json.object(vf, "secretKeyRef"), "name", "Secret", p, ".secretKeyRef.name");
                 fieldRef(w, Json.object(vf, "fieldRef"));
             }
         }
@@ -676,7 +685,7 @@ public final class Transformer {
         if (backend == null) {
             return;
         }
-        rewrite(w, Json.object(backend, "service"), "name", "Service", path + ".service.name");
+        rewrite(w, Json.object(backend, "service"), "name", "Service", path, ".service.name");
         JsonObject resource = Json.object(backend, "resource");
         String kind = resource == null ? null : Json.string(resource, "kind");
         if (kind != null) {
@@ -848,6 +857,14 @@ public final class Transformer {
 
     /** Rewrites {@code holder[field]} (a reference to an object of {@code kind}) to its host name. */
     private void rewrite(Work w, JsonObject holder, String field, String kind, String path) {
+        rewrite(w, holder, field, kind, path, "");
+    }
+
+    /**
+     * {@link #rewrite(Work, JsonObject, String, String, String)} with the field's path as {@code path + suffix}, joined
+     * only when a reference is recorded: most references are absent or fine, and a pod has dozens of places to look.
+     */
+    private void rewrite(Work w, JsonObject holder, String field, String kind, String path, String suffix) {
         if (holder == null) {
             return;
         }
@@ -860,17 +877,21 @@ public final class Transformer {
             return;
         }
         if (!rules.syncsToHost(kind, w.src.virtualNamespace())) {
-            w.unsynced.add(new Ref(path, kind, name));
+            w.unsynced.add(new Ref(path + suffix, kind, name));
             return;
         }
-        holder.add(field, new JsonPrimitive(host(w, kind, name, path)));
+        holder.add(field, new JsonPrimitive(host(w, kind, name, path, suffix)));
     }
 
     private String host(Work w, String kind, String name, String path) {
+        return host(w, kind, name, path, "");
+    }
+
+    private String host(Work w, String kind, String name, String path, String suffix) {
         try {
             return HostNames.hostName(name, w.src.virtualNamespace(), tenant);
         } catch (IllegalArgumentException invalid) {
-            w.invalid.add(new Ref(path, kind, name));
+            w.invalid.add(new Ref(path + suffix, kind, name));
             return name;
         }
     }
