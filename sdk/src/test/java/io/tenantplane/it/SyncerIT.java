@@ -123,6 +123,19 @@ class SyncerIT {
     }
 
     @Test
+    void closingASyncerWhileItsWatchesConnectLetsNothingEscapeItsThreads() throws Exception {
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        ThreadFactory recording = r -> Thread.ofVirtual().uncaughtExceptionHandler((t, e) -> uncaught.add(e))
+                .unstarted(r);
+        for (int i = 0; i < 20; i++) {
+            Syncer syncer = plane.syncer(options().withThreads(recording)).start();
+            syncer.close();
+            assertFalse(syncer.isRunning());
+        }
+        assertEquals(List.of(), uncaught);
+    }
+
+    @Test
     @Tag(Live.HOOKS)
     void closeStopsEveryThreadAndWatch() throws Exception {
         dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
