@@ -139,7 +139,18 @@ public final class Planner {
     }
 
     /** A transformed tenant object that wants its host copy. */
-    private record Want(TenantObjectRef source, HostKey key, TransformResult.Transformed result, Decision decision) {
+    private record Want(TenantObjectRef source, HostKey key, Host host, TransformResult.Transformed result,
+                        Decision decision) {
+    }
+
+    /** A host object of the snapshot, and whether some tenant object's decision has accounted for it. */
+    private static final class Host {
+        final JsonObject object;
+        boolean claimed;
+
+        Host(JsonObject object) {
+            this.object = object;
+        }
     }
 
     /** One planning pass; holds the indexes of a snapshot. */
@@ -147,10 +158,11 @@ public final class Planner {
         private final Snapshot s;
         private final Transformer transformer;
         private final SyncRules rules;
-        private final Map<HostKey, JsonObject> hostByKey = new LinkedHashMap<>();
-        private final Set<SourceKey> presentSources = new HashSet<>();
+        private final Map<HostKey, Host> hostByKey = new LinkedHashMap<>();
+        /** Every identified tenant object; indexed by {@link #presentSources} only if garbage collection asks. */
+        private final List<TenantObjectRef> sources = new ArrayList<>();
+        private Set<SourceKey> presentSources;
         private final Map<String, Boolean> serviceHasSelector = new HashMap<>();
-        private final Set<HostKey> claimed = new HashSet<>();
         private final List<Decision> out = new ArrayList<>();
 
         Run(Snapshot s) {
@@ -165,7 +177,7 @@ public final class Planner {
                 String name = Json.string(h, "metadata", "name");
                 String kind = Json.string(h, "kind");
                 if (kind != null && name != null && (ns == null || ns.equals(s.hostNamespace()))) {
-                    hostByKey.putIfAbsent(new HostKey(kind, ns, name), h);
+                    hostByKey.putIfAbsent(new HostKey(kind, ns, name), new Host(h));
                 }
             }
             // One pass identifies, transforms and decides each object while it is fresh in the cache. Endpoints and
@@ -176,7 +188,7 @@ public final class Planner {
             for (JsonObject o : s.tenantObjects()) {
                 TenantObjectRef r = transformer.identify(o);
                 if (r != null) {
-                    presentSources.add(SourceKey.of(r));
+                    sources.add(r);
                     if (r.kind().equals("Service")) {
                         JsonObject sel = Json.object(o, "spec", "selector");
                         serviceHasSelector.put(r.virtualNamespace() + "/" + r.name(), sel != null && !sel.isEmpty());
@@ -253,8 +265,8 @@ public final class Planner {
             TransformResult r = transformer.transform(o, src, hostName);
             return switch (r) {
                 case TransformResult.Transformed t -> {
-                    Want w = new Want(src, key, t, null);
-                    yield new Want(src, key, t, decideAlone(key, w));
+                    Want w = new Want(src, key, hostByKey.get(key), t, null);
+                    yield new Want(src, key, w.host(), t, decideAlone(key, w));
                 }
                 case TransformResult.Rejected rej -> noWant(src, key, Action.ERROR, rej.reason(),
                         what + " cannot be synced: " + rej.message(), null);
@@ -279,10 +291,11 @@ public final class Planner {
          */
         private Want noWant(TenantObjectRef src, HostKey key, Action action, String reason, String message,
                             String deleteReason) {
-            JsonObject observed = hostByKey.get(key);
+            Host host = hostByKey.get(key);
+            JsonObject observed = host == null ? null : host.object;
             boolean ours = observed != null && ownedFor(observed, src);
             if (ours) {
-                claimed.add(key);
+                host.claimed = true;
             }
             if (ours && deleteReason != null) {
                 out.add(new Decision(Action.DELETE, src.kind(), sourceRef(src), hostRef(key), deleteReason,
@@ -296,8 +309,11 @@ public final class Planner {
         }
 
         private void decideWants(HostKey key, List<Want> group) {
-            JsonObject observed = hostByKey.get(key);
-            claimed.add(key);
+            Host host = group.get(0).host();
+            JsonObject observed = host == null ? null : host.object;
+            if (host != null) {
+                host.claimed = true;
+            }
             if (group.size() > 1) {
                 for (Want w : group) {
                     String others = group.stream().filter(x -> x != w).map(x -> x.source().describe())
@@ -316,7 +332,7 @@ public final class Planner {
          * transform, while the object is fresh in the cache, and dropped when another object wants the same name.
          */
         private Decision decideAlone(HostKey key, Want w) {
-            JsonObject observed = hostByKey.get(key);
+            JsonObject observed = w.host() == null ? null : w.host().object;
             TenantObjectRef src = w.source();
             String what = src.describe();
             if (observed == null) {
@@ -380,10 +396,11 @@ public final class Planner {
 
         private void collectGarbage() {
             for (var e : hostByKey.entrySet()) {
-                if (claimed.contains(e.getKey())) {
+                if (e.getValue().claimed) {
                     continue;
                 }
-                if (!(ReverseMapping.inspect(e.getValue(), s.tenant(), s.hostNamespace()) instanceof Ownership.Managed m)) {
+                JsonObject observed = e.getValue().object;
+                if (!(ReverseMapping.inspect(observed, s.tenant(), s.hostNamespace()) instanceof Ownership.Managed m)) {
                     continue;
                 }
                 TenantObjectRef src = m.source();
@@ -391,13 +408,21 @@ public final class Planner {
                 if (!rules.syncsToHost(src.kind())) {
                     out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.KIND_NOT_SYNCED,
                             "the SyncPolicy no longer syncs kind " + src.kind() + "; the host copy " + where(key) + " of "
-                                    + src.describe() + " is deleted", null, e.getValue()));
-                } else if (!presentSources.contains(SourceKey.of(src))) {
+                                    + src.describe() + " is deleted", null, observed));
+                } else if (!presentSources().contains(SourceKey.of(src))) {
                     out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_DELETED,
                             src.describe() + " no longer exists; its host copy " + where(key) + " is deleted",
-                            null, e.getValue()));
+                            null, observed));
                 }
             }
+        }
+
+        private Set<SourceKey> presentSources() {
+            if (presentSources == null) {
+                presentSources = new HashSet<>();
+                sources.forEach(r -> presentSources.add(SourceKey.of(r)));
+            }
+            return presentSources;
         }
 
         private boolean ownedFor(JsonObject observed, TenantObjectRef src) {
