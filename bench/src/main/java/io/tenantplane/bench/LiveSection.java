@@ -39,6 +39,11 @@ final class LiveSection {
     static final String HOST_NS = Fixtures.HOST_NAMESPACE;
     static final String TENANT = Fixtures.TENANT;
     static final String REPRODUCE = "bench/run.sh live";
+    /**
+     * A wait the servers add to every request ({@code -Dbench.latencyMs}, default 0), to stand in for a real API
+     * server, where each request costs milliseconds rather than the loopback's tenths.
+     */
+    static final Duration LATENCY = Duration.ofMillis(Long.getLong("bench.latencyMs", 0));
 
     /** Sizes and repetitions. */
     record Config(int objects, int rounds, int latencySamples, Duration idle) {
@@ -77,6 +82,8 @@ final class LiveSection {
             plane = TenantPlane.builder().hostClient(hostClient).tenantConnector(tc -> tenantClient)
                     .recordEvents(events).build();
             context = Cluster.context(TENANT, HOST_NS);
+            slow(host);
+            slow(tenant);
             host.requests().reset();
             tenant.requests().reset();
         }
@@ -168,6 +175,9 @@ final class LiveSection {
             double quietMs = ColdStartSection.median(quiet);
             figures.add(new Figure("… the same with Events off (`recordEvents(false)`)", Figure.number(quietMs) + " ms",
                     "client-java create loop " + Figure.number(bareMs) + " ms", quietMs / bareMs, "—", null, REPRODUCE));
+            if (!LATENCY.isZero()) {
+                notes.add("Every request waited " + LATENCY.toMillis() + " ms at the server (-Dbench.latencyMs).");
+            }
             notes.add("Both sides write sequentially (the SDK applies one tenant's plan in order; the loop uses one "
                     + "thread). The SDK's Events are written by a background thread: the pass's time leaves them out, "
                     + "the requests below count them (taken after the writer was flushed). " + firstPassRequests);
@@ -314,6 +324,7 @@ final class LiveSection {
     /** Creates {@code typed} on a fresh host with a bare client-java loop; returns the loop's wall time. */
     static long timeBaseline(List<Object> typed) {
         try (KubeApiServer host = Cluster.host(List.of(HOST_NS))) {
+            slow(host);
             CoreV1Api api = new CoreV1Api(Cluster.client(host));
             host.requests().reset();
             long t0 = System.nanoTime();
@@ -334,6 +345,13 @@ final class LiveSection {
             return took;
         } catch (ApiException e) {
             throw new IllegalStateException("baseline create failed: " + e.getCode() + " " + e.getResponseBody(), e);
+        }
+    }
+
+    /** Adds {@link #LATENCY} to every request {@code server} answers from now on. */
+    static void slow(KubeApiServer server) {
+        if (!LATENCY.isZero()) {
+            server.faults().add(io.tenantplane.testkit.FaultRule.on("*", "*").delay(LATENCY));
         }
     }
 
