@@ -137,35 +137,35 @@ final class Canonical {
         }
     }
 
-    private static void write(JsonElement e, Out sb, Level level) {
+    private static void write(JsonElement e, Out out, Level level) {
         if (e == null || e.isJsonNull()) {
-            sb.ascii("null");
+            out.ascii("null");
         } else if (e instanceof JsonObject o) {
-            writeObject(o, sb, level);
+            writeObject(o, out, level);
         } else if (e instanceof JsonArray a) {
-            sb.put('[');
+            out.put('[');
             for (int i = 0, n = a.size(); i < n; i++) {
                 if (i > 0) {
-                    sb.put(',');
+                    out.put(',');
                 }
-                write(a.get(i), sb, Level.OTHER);
+                write(a.get(i), out, Level.OTHER);
             }
-            sb.put(']');
+            out.put(']');
         } else {
             JsonPrimitive p = (JsonPrimitive) e;
             if (p.isNumber()) {
-                number(p.getAsNumber(), p, sb);
+                number(p.getAsNumber(), p, out);
             } else if (p.isBoolean()) {
-                sb.ascii(p.getAsBoolean() ? "true" : "false");
+                out.ascii(p.getAsBoolean() ? "true" : "false");
             } else {
-                string(p.getAsString(), sb);
+                string(p.getAsString(), out);
             }
         }
     }
 
-    private static void writeObject(JsonObject o, Out sb, Level level) {
+    private static void writeObject(JsonObject o, Out out, Level level) {
         Set<Map.Entry<String, JsonElement>> entries = o.entrySet();
-        Map.Entry<String, JsonElement>[] sorted = sb.entries(entries.size());
+        Map.Entry<String, JsonElement>[] sorted = out.entries(entries.size());
         int n = 0;
         boolean annotations = level == Level.ANNOTATIONS;
         for (Map.Entry<String, JsonElement> en : entries) {
@@ -189,41 +189,41 @@ final class Canonical {
                 sorted[j + 1] = e;
             }
         }
-        sb.put('{');
+        out.put('{');
         for (int i = 0; i < n; i++) {
             if (i > 0) {
-                sb.put(',');
+                out.put(',');
             }
             String key = sorted[i].getKey();
-            string(key, sb);
-            sb.put(':');
-            write(sorted[i].getValue(), sb, level == Level.OTHER ? Level.OTHER : level.child(key));
+            string(key, out);
+            out.put(':');
+            write(sorted[i].getValue(), out, level == Level.OTHER ? Level.OTHER : level.child(key));
         }
-        sb.release(sorted, n);
-        sb.put('}');
+        out.release(sorted, n);
+        out.put('}');
     }
 
     /**
      * A number as {@code new BigDecimal(text).stripTrailingZeros().toPlainString()}, which is the integer itself for
      * integral Java types and for plain integer text without leading zeros.
      */
-    private static void number(Number n, JsonPrimitive p, Out sb) {
+    private static void number(Number n, JsonPrimitive p, Out out) {
         if (n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte) {
-            sb.ascii(Long.toString(n.longValue()));
+            out.ascii(Long.toString(n.longValue()));
             return;
         }
         if (n instanceof BigInteger b) {
-            sb.ascii(b.toString());
+            out.ascii(b.toString());
             return;
         }
         if (!(n instanceof Double || n instanceof Float || n instanceof java.math.BigDecimal)) {
             String text = n.toString();
             if (isCanonicalInteger(text)) {
-                sb.ascii(text);
+                out.ascii(text);
                 return;
             }
         }
-        sb.ascii(p.getAsBigDecimal().stripTrailingZeros().toPlainString());
+        out.ascii(p.getAsBigDecimal().stripTrailingZeros().toPlainString());
     }
 
     /** {@code 0}, or an optional {@code -} and digits not starting with {@code 0}. */
