@@ -20,4 +20,6 @@ cd "$root"
 flags=(-Xmx4g)
 # JMH 1.37 uses sun.misc.Unsafe; JDK 23+ warns about it on every fork.
 [ "$(tenantplane_java_major "$java_home")" -ge 23 ] && flags+=(--sun-misc-unsafe-memory-access=allow)
+# `jmh ...` hands its arguments to JMH as they are; the harness sections take the repository root.
+[ "${1:-}" = jmh ] && exec "$java_home/bin/java" "${flags[@]}" -jar "$jar" "$@"
 exec "$java_home/bin/java" "${flags[@]}" -jar "$jar" --repo "$root" "$@"
