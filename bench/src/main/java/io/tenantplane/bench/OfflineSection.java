@@ -119,6 +119,18 @@ final class OfflineSection {
             plot.add(new Plot.Series("plan, " + host + " host", host.equals("empty") ? new Color(31, 119, 180)
                     : new Color(214, 39, 40), false, points));
         }
+        for (int n : c.sizes()) {
+            double plan = score.getOrDefault("PlanBenchmark.plan/converged/" + n, Double.NaN);
+            double copyCompare = score.getOrDefault("DeepCopyBenchmark.deepCopyAndCompare/" + n, Double.NaN);
+            if (!Double.isNaN(copyCompare)) {
+                figures.add(new Figure(String.format(Locale.ROOT, "Plan %,d objects, converged host, against copy and compare", n),
+                        withError(plan, error.get("PlanBenchmark.plan/converged/" + n), " ms"),
+                        "deep copy + `equals` with the host's twin " + withError(copyCompare,
+                                error.get("DeepCopyBenchmark.deepCopyAndCompare/" + n), " ms"),
+                        plan / copyCompare, "—", null,
+                        JMH + "'PlanBenchmark|DeepCopyBenchmark' -p objects=" + n + " -p host=converged"));
+            }
+        }
         plot.add(new Plot.Series("bare gson deepCopy (baseline)", new Color(90, 90, 90), false, copyPoints));
         plot.add(new Plot.Series("target: 2× deepCopy", new Color(44, 160, 44), true, targetPoints));
         for (String host : List.of("empty", "converged")) {
