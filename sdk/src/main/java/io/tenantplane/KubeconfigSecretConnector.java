@@ -13,25 +13,29 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import okhttp3.ConnectionPool;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 
 /**
  * {@link TenantConnector#kubeconfigSecret}: the tenant's kubeconfig Secret, read from the host.
  *
- * <p>Every tenant client keeps the TLS settings, credentials and timeouts of its own kubeconfig, but shares this
- * connector's OkHttp {@link ConnectionPool} and {@link okhttp3.Dispatcher}: one pool has one cleanup task on OkHttp's
- * task runner, where a pool per tenant had one each, so threads do not grow with the number of tenants.
+ * <p>Every tenant client keeps the TLS settings, credentials and timeouts of its own kubeconfig, speaks HTTP/1.1, and
+ * shares this connector's OkHttp {@link ConnectionPool} and {@link okhttp3.Dispatcher}. HTTP/1.1 because OkHttp reads
+ * each HTTP/2 connection on a platform thread of its own for the connection's life: one per tenant API. Over
+ * HTTP/1.1 each request and watch is read by the thread that made it (a virtual thread in a {@code Syncer}), so
+ * platform threads do not grow with tenants; a tenant costs a few idle connections instead.
  */
 final class KubeconfigSecretConnector implements TenantConnector {
 
     static final String DEFAULT_KEY = ControlPlaneNames.KUBECONFIG_KEY;
-    /** Idle connections the shared pool keeps, across all tenants (a tenant API over HTTP/2 needs one). */
-    static final int IDLE_CONNECTIONS = 64;
+    /** Idle connections the shared pool keeps, across all tenants (sockets only: no thread waits on them). */
+    static final int IDLE_CONNECTIONS = 256;
 
     private final Reader host;
     private final OkHttpClient base = new OkHttpClient.Builder()
@@ -92,9 +96,13 @@ final class KubeconfigSecretConnector implements TenantConnector {
         }
     }
 
-    /** {@code own} (a tenant's TLS, credentials, interceptors, timeouts) over {@code base}'s pool and dispatcher. */
+    /**
+     * {@code own} (a tenant's TLS, credentials, interceptors, timeouts) over HTTP/1.1 and {@code base}'s pool and
+     * dispatcher.
+     */
     static OkHttpClient sharing(OkHttpClient own, OkHttpClient base) {
-        return own.newBuilder().connectionPool(base.connectionPool()).dispatcher(base.dispatcher()).build();
+        return own.newBuilder().protocols(List.of(Protocol.HTTP_1_1)).connectionPool(base.connectionPool())
+                .dispatcher(base.dispatcher()).build();
     }
 
     /** The client every tenant client shares its connection pool and dispatcher with. */

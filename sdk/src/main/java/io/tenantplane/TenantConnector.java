@@ -11,15 +11,16 @@ import io.tenantplane.model.TenantCluster;
  * <p>Called once per pass and once when a {@code Syncer} starts watching a tenant, from any thread: implementations
  * must be thread-safe and should cache clients.
  *
- * <p>Share one OkHttp connection pool and dispatcher across the tenant clients. Each {@link ApiClient} built by
- * client-java's {@code ClientBuilder} gets a {@code ConnectionPool} of its own, whose cleanup runs on OkHttp's task
- * runner threads, so a pool per tenant makes platform threads grow with the number of tenants. Keep each tenant's TLS
- * and credentials and swap only the pool and dispatcher for those of one base client:
+ * <p>Speak HTTP/1.1 to tenant APIs and share one OkHttp connection pool and dispatcher across the tenant clients.
+ * Over HTTP/2 (what k3s and most API servers offer) OkHttp keeps one platform thread per connection reading its
+ * frames for as long as the connection lives, so platform threads would grow with the number of tenants; over
+ * HTTP/1.1 a request or watch is read by the thread that made it, which in a {@code Syncer} is a virtual thread.
+ * Keep each tenant's TLS and credentials and change only the protocols, pool and dispatcher:
  *
  * <pre>{@code
  * OkHttpClient base = new OkHttpClient();  // one per connector
  * ApiClient client = ClientBuilder.kubeconfig(config).build();
- * client.setHttpClient(client.getHttpClient().newBuilder()
+ * client.setHttpClient(client.getHttpClient().newBuilder().protocols(List.of(Protocol.HTTP_1_1))
  *         .connectionPool(base.connectionPool()).dispatcher(base.dispatcher()).build());
  * }</pre>
  *

@@ -89,7 +89,7 @@ class KubeconfigSecretConnectorTest {
     }
 
     @Test
-    void sharingKeepsTheTenantsOwnInterceptorsAndTimeoutsAndTakesOnlyThePoolAndDispatcher() {
+    void sharingKeepsTheTenantsOwnInterceptorsAndTimeoutsAndTakesThePoolAndDispatcherAndHttp11() {
         Interceptor credentials = chain -> chain.proceed(chain.request().newBuilder()
                 .header("Authorization", "Bearer tenant").build());
         OkHttpClient own = new OkHttpClient.Builder().addInterceptor(credentials)
@@ -104,6 +104,8 @@ class KubeconfigSecretConnectorTest {
         assertSame(own.hostnameVerifier(), shared.hostnameVerifier());
         assertSame(base.connectionPool(), shared.connectionPool());
         assertSame(base.dispatcher(), shared.dispatcher());
+        assertEquals(List.of(okhttp3.Protocol.HTTP_1_1), shared.protocols(),
+                "no HTTP/2: OkHttp would read each tenant's connection on a platform thread of its own");
     }
 
     private static List<String> namespaces(ApiClient client) throws Exception {

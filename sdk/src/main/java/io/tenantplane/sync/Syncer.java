@@ -71,6 +71,9 @@ public final class Syncer implements AutoCloseable {
     private static final String CONTROL_PLANES = MANAGED + "," + ControlPlaneRenderer.COMPONENT_LABEL + "="
             + ControlPlaneRenderer.COMPONENT;
 
+    /** How long {@link #close()} waits for the observers to deliver what the last passes reported. */
+    static final Duration FLUSH_ON_CLOSE = Duration.ofSeconds(5);
+
     private final TenantPlane plane;
     private final SyncerOptions options;
     private final ApiClient host;
@@ -601,7 +604,8 @@ public final class Syncer implements AutoCloseable {
 
     /**
      * Stops every watch, worker and timer and waits for them to end (a pass in progress is interrupted at its next
-     * wait and abandoned; the next start converges again). Idempotent.
+     * wait and abandoned; the next start converges again), then gives the plane's observers up to 5 s to deliver
+     * what is buffered (Events written in the background). Idempotent.
      */
     @Override
     public void close() {
@@ -635,5 +639,10 @@ public final class Syncer implements AutoCloseable {
             }
         }
         tenants.clear();
+        // Events are written in the background; those of the last passes would be lost with the process.
+        if (!plane.observer().flush(FLUSH_ON_CLOSE)) {
+            LOG.log(System.Logger.Level.WARNING, "decisions still undelivered (Events not written) "
+                    + FLUSH_ON_CLOSE.toSeconds() + " s after close");
+        }
     }
 }

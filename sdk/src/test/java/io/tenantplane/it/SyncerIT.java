@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.TenantPlane;
 import io.tenantplane.json.Json;
 import io.tenantplane.sync.Syncer;
 import io.tenantplane.sync.SyncerOptions;
+import io.tenantplane.testkit.FaultRule;
 import io.tenantplane.testkit.KubeApiServer;
 import java.time.Duration;
 import java.util.List;
@@ -156,5 +158,24 @@ class SyncerIT {
         assertTrue(Live.eventually(SECONDS, () -> host.openWatches() == 0
                 && live.tenantServer("dev").openWatches() == 0), "every watch is closed");
         syncer.close();
+    }
+
+    @Test
+    @Tag(Live.HOOKS)
+    void closeReturnsOnlyOnceTheEventsOfItsLastPassesAreWritten() throws Exception {
+        KubeApiServer host = live.requireHostServer();
+        host.faults().add(FaultRule.on("create", "events.events.k8s.io").delay(Duration.ofMillis(150)));
+        dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
+        Syncer syncer = plane.syncer(options()).start();
+        assertTrue(syncer.awaitStarted(SECONDS));
+        assertTrue(Live.eventually(SECONDS, () -> onHost("Pod", "web-x-default-x-dev", o -> true)));
+
+        syncer.close();
+        long atClose = host.requests().count("create", "events.events.k8s.io");
+        Thread.sleep(1_500); // what a writer still running after close() would write, at 150 ms an Event
+
+        assertTrue(atClose > 0, "the first pass made Events");
+        assertEquals(atClose, host.requests().count("create", "events.events.k8s.io"),
+                "every Event was written before close() returned, none after");
     }
 }
