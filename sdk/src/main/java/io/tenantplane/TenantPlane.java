@@ -73,6 +73,7 @@ public final class TenantPlane {
     private final Provisioner provisioner;
     private final MigrationRunner migrationRunner;
     private final Reader hostReader;
+    private final EventObserver events;
 
     private TenantPlane(Builder b) {
         this.hostClient = b.hostClient;
@@ -81,8 +82,11 @@ public final class TenantPlane {
         List<Observer> all = new ArrayList<>();
         all.add(ring);
         if (b.hostClient != null && b.recordEvents) {
-            all.add(EventObserver.builder().client(b.hostClient).clock(b.clock)
-                    .reportingInstance(b.reportingInstance).build());
+            this.events = EventObserver.builder().client(b.hostClient).clock(b.clock)
+                    .reportingInstance(b.reportingInstance).build();
+            all.add(events);
+        } else {
+            this.events = null;
         }
         all.addAll(b.observers);
         this.observer = Observer.composite(all.toArray(Observer[]::new));
@@ -384,6 +388,14 @@ public final class TenantPlane {
     /** The host client, when the plane was built with one. */
     public Optional<ApiClient> hostClient() {
         return Optional.ofNullable(hostClient);
+    }
+
+    /**
+     * Decisions whose Event was dropped because the Events waiting to be written had reached their bound (the pass
+     * never waits for Events); 0 when Events are not recorded. Every decision is still in {@link #decisions}.
+     */
+    public long eventsDropped() {
+        return events == null ? 0 : events.dropped();
     }
 
     /** The observer every decision goes to: the decision ring, the Events observer and the builder's observers. */

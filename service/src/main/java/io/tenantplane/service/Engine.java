@@ -19,16 +19,18 @@ public class Engine {
     private final TenantConnector connector;
     private final Clock clock;
     private final ServiceObserver observer;
+    private final ServiceMetrics metrics;
     private volatile TenantPlane plane;
 
     @Inject
     Engine(ServiceSettings settings, HostClients clients, TenantConnector connector, Clock clock,
-           ServiceObserver observer) {
+           ServiceObserver observer, ServiceMetrics metrics) {
         this.settings = settings;
         this.clients = clients;
         this.connector = connector;
         this.clock = clock;
         this.observer = observer;
+        this.metrics = metrics;
     }
 
     /** For CDI proxies only. */
@@ -38,6 +40,7 @@ public class Engine {
         this.connector = null;
         this.clock = null;
         this.observer = null;
+        this.metrics = null;
     }
 
     /** The plane; built on first use. */
@@ -57,6 +60,7 @@ public class Engine {
                             .decisionRingCapacity(settings.decisionRingSize())
                             .reportingInstance(settings.lease().identity())
                             .build();
+                    metrics.eventsDropped(p::eventsDropped);
                     plane = p;
                 }
             }

@@ -43,6 +43,8 @@ public class ServiceMetrics {
     public static final String DECISIONS = "tenantplane_sync_decisions_total";
     /** Timer: convergence pass duration per tenant; Prometheus shows it in seconds as {@code ..._seconds}. */
     public static final String PASS_DURATION = "tenantplane_pass_duration";
+    /** Gauge: decisions whose Event was dropped because too many Events were waiting to be written. */
+    public static final String EVENTS_DROPPED = "tenantplane_events_dropped";
     /** Gauge: TenantClusters by phase. */
     public static final String TENANTS = "tenantplane_tenants";
 
@@ -72,6 +74,16 @@ public class ServiceMetrics {
                 .withDescription("Keys waiting in the reconcile work queue")
                 .withUnit(MetricUnits.NONE)
                 .build(), queueDepth, AtomicInteger::get);
+    }
+
+    /** Exports how many decisions' Events the plane has dropped so far (read when scraped). */
+    public void eventsDropped(java.util.function.LongSupplier dropped) {
+        registry.gauge(Metadata.builder()
+                .withName(EVENTS_DROPPED)
+                .withDescription("Decisions whose Kubernetes Event was dropped because too many Events were waiting"
+                        + " to be written (the decisions themselves are kept)")
+                .withUnit(MetricUnits.NONE)
+                .build(), dropped, java.util.function.LongSupplier::getAsLong);
     }
 
     /** This replica started or stopped leading. */

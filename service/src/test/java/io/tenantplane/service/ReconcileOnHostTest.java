@@ -142,6 +142,7 @@ class ReconcileOnHostTest {
                 "the refused ConfigMap create was counted");
         assertEquals(1.0, sample(metrics, ServiceMetrics.LEADER));
         sample(metrics, ServiceMetrics.WORKQUEUE_DEPTH);
+        assertEquals(0.0, sample(metrics, ServiceMetrics.EVENTS_DROPPED), "no Event was dropped");
         double tenants = 0;
         for (TenantCluster.Phase phase : TenantCluster.Phase.values()) {
             tenants += sample(metrics, ServiceMetrics.TENANTS, "phase=\"" + phase.value() + "\"");
