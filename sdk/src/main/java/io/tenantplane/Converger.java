@@ -18,6 +18,7 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
@@ -165,12 +166,14 @@ final class Converger {
             List<JsonObject> tenantObjects = new ArrayList<>();
             List<JsonObject> hostObjects = new ArrayList<>();
             Set<String> listed = new java.util.HashSet<>();
+            boolean podsListed = false;
             for (SyncPolicy.KindRule rule : policy.spec() == null ? List.<SyncPolicy.KindRule>of()
                     : policy.spec().kinds()) {
                 if (rule == null || rule.kind() == null || !rule.toHost() || !listed.add(rule.kind())) {
                     continue;
                 }
                 ResourceKind tk = tenantResources.resolve(rule.effectiveApiVersion(), rule.kind());
+                podsListed |= tk.kind().equals("Pod");
                 // System namespaces are listed too: the planner makes them Skip decisions, so "why is this not on
                 // the host?" has an answer.
                 tenantObjects.addAll(tenantReader.list(tk, null, null));
@@ -189,6 +192,7 @@ final class Converger {
             Plan plan = planner.plan(snapshot);
             apply(plan, snapshot);
             flowBack(tenantObjects);
+            tendNodeMirrors(podsListed ? tenantObjects : null);
             return List.copyOf(outcomes);
         }
 
@@ -358,8 +362,101 @@ final class Converger {
                     Json.string(tenantPod, "metadata", "name")).orElse(null);
         }
 
+        /**
+         * After pods are converged: deletes the tenant's node mirrors that no tenant Pod is bound to any more, and
+         * refreshes the labels and status of the others from their host nodes (the binding path only refreshes a
+         * mirror when it binds a new Pod to it).
+         *
+         * <p>A Pod counts as bound when its {@code spec.nodeName} names the mirror, whatever its phase, including Pods
+         * being deleted and Pods the tenant bound itself. Only Nodes with both mirror markers are candidates (see
+         * {@link NodeMirror}). A mirror cordoned by a migration, and every mirror in private mode, are the migration's to
+         * retire. Before deleting, the tenant's Pods are listed once more, so a Pod bound since the pass read them keeps
+         * its Node; each delete carries the mirror's {@code uid} and {@code resourceVersion} as preconditions.
+         *
+         * @param tenantPods the tenant objects the pass read, when they include every tenant Pod; null to list them
+         */
+        private void tendNodeMirrors(List<JsonObject> tenantPods) {
+            if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
+                return;
+            }
+            ResourceKind nodes = ResourceKind.wellKnown("v1", "Node").orElseThrow();
+            List<JsonObject> mirrors;
+            Set<String> used;
+            try {
+                mirrors = tenantReader.list(nodes, null, NodeMirror.selector()).stream()
+                        .filter(NodeMirror::isMirror).toList();
+                if (mirrors.isEmpty()) {
+                    return;
+                }
+                boolean fresh = tenantPods == null;
+                used = boundNodes(fresh ? listTenantPods() : tenantPods);
+                // Binds made by this pass happened after the Pods were read.
+                used.addAll(mirroredNodes.keySet());
+                if (!fresh && mirrors.stream().anyMatch(m -> unused(m, used))) {
+                    used.addAll(boundNodes(listTenantPods()));
+                }
+            } catch (ReadFailedException e) {
+                // The sync itself succeeded; mirrors are tended by the next pass that can read them.
+                return;
+            }
+            Observer.PassScope kindScope = scope.kind("Node");
+            try {
+                for (JsonObject mirror : mirrors) {
+                    String name = Json.string(mirror, "metadata", "name");
+                    if (unused(mirror, used)) {
+                        Decision d = new Decision(Action.DELETE, "Node", null, new Decision.HostRef(null, name),
+                                Reasons.NODE_MIRROR_UNUSED, "tenant Node " + name + " of tenant " + tenant
+                                        + " mirrors a host node, but no tenant Pod is bound to it any more; the mirror"
+                                        + " is deleted", null, mirror);
+                        report(tenantApplier.apply(d, this::replanMirrorDelete), kindScope);
+                    } else if (!mirroredNodes.containsKey(name)) {
+                        mirrorNode(name, kindScope, mirror);
+                    }
+                }
+            } finally {
+                kindScope.close();
+            }
+        }
+
+        private boolean unused(JsonObject mirror, Set<String> used) {
+            return !used.contains(Json.string(mirror, "metadata", "name"))
+                    && !Json.annotations(mirror).containsKey(NodeMirror.CORDONED_BY);
+        }
+
+        /** A refused mirror delete is retried only for the same Node, still a mirror, still not cordoned. */
+        private Decision replanMirrorDelete(Decision stale, JsonObject current) {
+            if (current == null || !NodeMirror.isMirror(current)
+                    || Json.annotations(current).containsKey(NodeMirror.CORDONED_BY)
+                    || !Objects.equals(Json.string(current, "metadata", "uid"),
+                            Json.string(stale.observed(), "metadata", "uid"))) {
+                return null;
+            }
+            return new Decision(stale.action(), stale.kind(), stale.source(), stale.host(), stale.reason(),
+                    stale.message(), null, current);
+        }
+
+        private List<JsonObject> listTenantPods() {
+            return tenantReader.list(ResourceKind.wellKnown("v1", "Pod").orElseThrow(), null, null);
+        }
+
+        private static Set<String> boundNodes(List<JsonObject> objects) {
+            Set<String> nodes = new java.util.HashSet<>();
+            for (JsonObject o : objects) {
+                String node = Json.string(o, "spec", "nodeName");
+                if ("Pod".equals(Json.string(o, "kind")) && node != null && !node.isEmpty()) {
+                    nodes.add(node);
+                }
+            }
+            return nodes;
+        }
+
         /** Makes sure the tenant has a Node mirroring host node {@code name}; false when it could not. */
         private boolean mirrorNode(String name, Observer.PassScope kindScope) {
+            return mirrorNode(name, kindScope, null);
+        }
+
+        /** As {@link #mirrorNode(String, Observer.PassScope)}, with the mirror as already read (null: read it). */
+        private boolean mirrorNode(String name, Observer.PassScope kindScope, JsonObject read) {
             Boolean done = mirroredNodes.get(name);
             if (done != null) {
                 return done;
@@ -373,7 +470,7 @@ final class Converger {
                 hostNode = null;
             }
             JsonObject desired = NodeMirror.desired(name, hostNode);
-            Optional<JsonObject> current = tenantReader.get(nodes, null, name);
+            Optional<JsonObject> current = read != null ? Optional.of(read) : tenantReader.get(nodes, null, name);
             boolean ok = true;
             Decision.HostRef ref = new Decision.HostRef(null, name);
             if (current.isEmpty()) {

@@ -4,6 +4,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
+import io.tenantplane.naming.ReverseMapping;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,11 +13,19 @@ import java.util.Objects;
  * mode; tenant Pods are bound to these mirrors so that {@code kubectl get pods -o wide} shows where they run. The
  * mirror copies the host node's labels, capacity, allocatable, addresses, node info and Ready condition. Heartbeat
  * times are not compared: a mirror is written only when something a user would see changed.
+ *
+ * <p>A mirror carries two markers: {@link #MIRROR_LABEL}{@code =true} and
+ * {@link ReverseMapping#MANAGED_BY}{@code =}{@link ReverseMapping#MANAGED_BY_VALUE}. Only a Node with both is ever
+ * updated or deleted as a mirror. The tenant owns its API and can write these labels on any Node it creates, so the
+ * markers do not prove authorship; what they do guarantee is that tenantplane never removes a Node that nobody marked
+ * as a mirror (a tenant's own Node, or an agent's in private mode).
  */
 final class NodeMirror {
 
     /** Label on every mirror, so a tenant can tell mirrors from real nodes. */
     static final String MIRROR_LABEL = "tenantplane.io/host-node";
+    /** Annotation of a mirror that a migration cordoned; the migration, not the full pass, retires such a mirror. */
+    static final String CORDONED_BY = "tenantplane.io/cordoned-by";
 
     private NodeMirror() {
     }
@@ -34,6 +44,7 @@ final class NodeMirror {
             labels.addProperty("kubernetes.io/hostname", name);
         }
         labels.addProperty(MIRROR_LABEL, "true");
+        labels.addProperty(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
         meta.add("labels", labels);
         JsonObject status = Json.child(n, "status");
         JsonObject hostStatus = hostNode == null ? null : Json.object(hostNode, "status");
@@ -58,6 +69,18 @@ final class NodeMirror {
         }
         status.add("conditions", conditions);
         return n;
+    }
+
+    /** Label selector of the mirrors. */
+    static String selector() {
+        return MIRROR_LABEL + "=true," + ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE;
+    }
+
+    /** Whether {@code node} carries both mirror markers. */
+    static boolean isMirror(JsonObject node) {
+        Map<String, String> labels = Json.labels(node);
+        return "true".equals(labels.get(MIRROR_LABEL))
+                && ReverseMapping.MANAGED_BY_VALUE.equals(labels.get(ReverseMapping.MANAGED_BY));
     }
 
     private static JsonObject ready(JsonObject hostStatus) {

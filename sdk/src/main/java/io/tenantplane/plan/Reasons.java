@@ -32,6 +32,11 @@ public final class Reasons {
     public static final String SYSTEM_NAMESPACE = "SystemNamespace";
     /** Skip: the tenant object is being deleted and has no host copy. */
     public static final String SOURCE_TERMINATING = "SourceTerminating";
+    /**
+     * Delete: a tenant Node that mirrors a host node has no tenant Pod bound to it any more (the host node was removed,
+     * or the tenant's pods moved away); the full pass removes the mirror.
+     */
+    public static final String NODE_MIRROR_UNUSED = "NodeMirrorUnused";
     /** Skip: the object refers to an object of a kind the SyncPolicy does not sync; it would break on the host. */
     public static final String REFERENCES_UNSYNCED_KIND = TransformResult.REFERENCES_UNSYNCED_KIND;
     /** Skip: a host controller maintains the equivalent object (Endpoints and EndpointSlices of selector Services). */
@@ -71,6 +76,7 @@ public final class Reasons {
         m.put(SELECTOR_MISMATCH, "Skip or Delete: the kind's label selector does not match the object.");
         m.put(SYSTEM_NAMESPACE, "Skip or Delete: tenant system namespaces are never synced.");
         m.put(SOURCE_TERMINATING, "Skip: the tenant object is being deleted and has no host copy.");
+        m.put(NODE_MIRROR_UNUSED, "Delete: a tenant Node mirroring a host node has no tenant Pod bound to it any more.");
         m.put(REFERENCES_UNSYNCED_KIND, "Skip: the object refers to a kind the SyncPolicy does not sync.");
         m.put(MANAGED_BY_HOST, "Skip: a host controller maintains the equivalent object.");
         m.put(TENANT_ONLY, "Skip: the object belongs to the tenant's own control plane.");
