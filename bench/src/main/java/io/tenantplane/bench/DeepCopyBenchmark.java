@@ -25,7 +25,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 // A young generation big enough for one operation's garbage: at 100,000 objects the collector would otherwise copy
 // the live result again and again, and the figures would measure it rather than the code (same flags on both sides).
-@Fork(value = 1, jvmArgsAppend = {"-Xms10g", "-Xmx10g", "-Xmn6g"})
+// The heap's pages are touched at start: otherwise the first pass over a fresh young generation pays the kernel's page
+// faults, which vary from run to run and charge each side by the bytes it allocates rather than by the work it does.
+@Fork(value = 1, jvmArgsAppend = {"-Xms10g", "-Xmx10g", "-Xmn6g", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 4, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class DeepCopyBenchmark {

@@ -32,7 +32,7 @@ final class OfflineSection {
     /** How hard to measure: sizes, iterations per trial, forks (0 runs in this JVM, for smoke tests). */
     record Config(List<Integer> sizes, int warmups, int iterations, TimeValue time, int forks, Duration profileFor) {
         static Config full() {
-            return new Config(List.of(1_000, 10_000, 100_000), 4, 5, TimeValue.seconds(1), 1, Duration.ofSeconds(8));
+            return new Config(List.of(1_000, 10_000, 100_000), 5, 10, TimeValue.seconds(1), 1, Duration.ofSeconds(8));
         }
 
         static Config quick() {
