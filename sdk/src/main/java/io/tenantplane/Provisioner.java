@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Outcome;
+import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.controlplane.ControlPlaneNames;

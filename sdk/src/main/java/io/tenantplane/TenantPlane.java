@@ -3,6 +3,7 @@ package io.tenantplane;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Reader;
 import io.tenantplane.explain.Explainer;
 import io.tenantplane.explain.Explanation;
 import io.tenantplane.explain.TraceResult;

@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.ReadFailedException;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Outcome;
+import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.Condition;
@@ -61,7 +62,7 @@ public final class MigrationRunner {
     private final Duration maxBackoff;
     private final int maxRounds;
     private final Applier hostApplier;
-    private final Reads hostReads;
+    private final Reader hostReads;
 
     private MigrationRunner(Builder b) {
         this.host = b.hostClient;
@@ -73,7 +74,7 @@ public final class MigrationRunner {
         this.maxBackoff = b.maxBackoff;
         this.maxRounds = b.maxRounds;
         this.hostApplier = applier(host);
-        this.hostReads = new Reads(host);
+        this.hostReads = new Reader(host);
     }
 
     /** A builder; {@link Builder#hostClient(ApiClient)} is required. */
@@ -335,11 +336,11 @@ public final class MigrationRunner {
         String own = MigrationPlanner.ownNamespace(tc);
         for (String ns : own.equals(cns) ? List.of(cns) : List.of(cns, own)) {
             for (String kind : HOST_KINDS) {
-                hostObjects.addAll(hostReads.list(ResourceKind.wellKnown(null, kind).orElseThrow(), ns));
+                hostObjects.addAll(hostReads.listIfNamespaceExists(ResourceKind.wellKnown(null, kind).orElseThrow(), ns));
             }
         }
         hostReads.get(ResourceKind.wellKnown("v1", "Namespace").orElseThrow(), null, own).ifPresent(hostObjects::add);
-        Reads tenantReads = new Reads(tenantClient);
+        Reader tenantReads = new Reader(tenantClient);
         Set<String> tenantKinds = new LinkedHashSet<>();
         tenantKinds.add("Pod");
         SyncRules rules = SyncRules.of(policy);
@@ -352,7 +353,7 @@ public final class MigrationRunner {
         tenantKinds.add("Node");
         List<JsonObject> tenantObjects = new ArrayList<>();
         for (String kind : tenantKinds) {
-            tenantObjects.addAll(tenantReads.list(ResourceKind.wellKnown(null, kind).orElseThrow(), null));
+            tenantObjects.addAll(tenantReads.list(ResourceKind.wellKnown(null, kind).orElseThrow(), null, null));
         }
         MigrationState state = MigrationState.fromTenantCluster(json).orElse(null);
         return new Loaded(json, tc, new MigrationSnapshot(tc, state, profile, policy, tenantObjects, hostObjects));

@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.apply;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -6,7 +6,7 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
-import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.ReadFailedException;
 import io.tenantplane.json.Json;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,21 +20,23 @@ import okhttp3.Response;
 /**
  * Reads objects of any kind from one API server as JSON, with the {@link ApiClient}'s own base path, TLS and
  * authentication. A list is read page by page; list items get their {@code apiVersion} and {@code kind} back (the
- * server leaves them out of items). A read the server refuses throws {@link ReadFailedException}: a pass cannot plan
- * on a partial view.
+ * server leaves them out of items). A read the server refuses throws {@link ReadFailedException}: a pass or a
+ * migration step cannot plan on a partial view. The reading side of {@link Applier}; thread-safe.
  */
-final class Reader {
+public final class Reader {
 
     private static final String[] AUTH = {"BearerToken"};
     private static final int PAGE = 500;
 
     private final ApiClient client;
 
-    Reader(ApiClient client) {
+    /** Reads through {@code client}. */
+    public Reader(ApiClient client) {
         this.client = client;
     }
 
-    ApiClient client() {
+    /** The client it reads through. */
+    public ApiClient client() {
         return client;
     }
 
@@ -44,7 +46,19 @@ final class Reader {
      * @param namespace     null for all namespaces (or a cluster-scoped kind)
      * @param labelSelector null for no selector
      */
-    List<JsonObject> list(ResourceKind kind, String namespace, String labelSelector) {
+    public List<JsonObject> list(ResourceKind kind, String namespace, String labelSelector) {
+        return list(kind, namespace, labelSelector, false);
+    }
+
+    /**
+     * Every object of {@code kind} in {@code namespace}, or none when the server answers that the namespace does not
+     * exist (yet, or any more).
+     */
+    public List<JsonObject> listIfNamespaceExists(ResourceKind kind, String namespace) {
+        return list(kind, namespace, null, namespace != null);
+    }
+
+    private List<JsonObject> list(ResourceKind kind, String namespace, String labelSelector, boolean absentIsEmpty) {
         List<JsonObject> items = new ArrayList<>();
         String cont = null;
         do {
@@ -57,6 +71,9 @@ final class Reader {
                 q.put("labelSelector", labelSelector);
             }
             Answer a = call(kind.collectionPath(namespace), q);
+            if (a.code() == 404 && absentIsEmpty) {
+                return List.of();
+            }
             if (a.code() != 200 || a.body() == null) {
                 throw new ReadFailedException("list " + kind.plural() + where(namespace), a.code(), a.message());
             }
@@ -73,8 +90,12 @@ final class Reader {
         return items;
     }
 
-    /** The object, or empty when the server says 404. */
-    Optional<JsonObject> get(ResourceKind kind, String namespace, String name) {
+    /**
+     * The object, or empty when the server says 404.
+     *
+     * @param namespace ignored for a cluster-scoped kind
+     */
+    public Optional<JsonObject> get(ResourceKind kind, String namespace, String name) {
         Answer a = call(kind.objectPath(kind.namespaced() ? namespace : null, name), Map.of());
         if (a.code() == 404) {
             return Optional.empty();
