@@ -65,6 +65,17 @@ final class CompositeObserver implements Observer {
         }
     }
 
+    @Override
+    public void queueOverflowed(TenantKey tenant) {
+        for (Observer o : observers) {
+            try {
+                o.queueOverflowed(tenant);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in queueOverflowed", e);
+            }
+        }
+    }
+
     /** Flushes every observer in order, within one deadline shared by all. */
     @Override
     public boolean flush(Duration timeout) {

@@ -45,6 +45,14 @@ public interface Observer {
     }
 
     /**
+     * A change to one of {@code tenant}'s objects found the work queue full and was folded into a full pass over the
+     * tenant (nothing is lost; a full pass costs more than one object's). Called while the queue is held: keep it
+     * cheap and non-blocking, e.g. a counter.
+     */
+    default void queueOverflowed(TenantKey tenant) {
+    }
+
+    /**
      * Delivers what was reported so far and is still buffered (e.g. Events waiting to be written), waiting at most
      * {@code timeout}; call it before shutting down, or in a test before reading what was delivered.
      *

@@ -110,7 +110,13 @@ public final class Syncer implements AutoCloseable {
         // the queue full, and tenant keys (one per tenant) are never refused.
         this.queue = new WorkQueue<>(options.queueCapacity(), options.maxRetries(), options.retryDelay(),
                 options.maxRetryDelay(), depth -> plane.observer().queueDepth(depth),
-                w -> w instanceof TenantWork ? w : new TenantWork(w.tenant()));
+                w -> {
+                    if (w instanceof TenantWork) {
+                        return w;
+                    }
+                    plane.observer().queueOverflowed(w.tenant());
+                    return new TenantWork(w.tenant());
+                });
     }
 
     /**

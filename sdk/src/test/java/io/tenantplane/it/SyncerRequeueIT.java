@@ -151,6 +151,14 @@ class SyncerRequeueIT {
     void objectChangesBeyondTheQueueCapacityAreFoldedIntoAFullPassNotLost() throws Exception {
         live.createTenant("dev");
         Kube dev = live.tenant("dev");
+        java.util.concurrent.atomic.AtomicInteger overflows = new java.util.concurrent.atomic.AtomicInteger();
+        plane = live.plane(b -> b.observer(new io.tenantplane.observe.Observer() {
+            @Override
+            public void queueOverflowed(io.tenantplane.observe.TenantKey tenant) {
+                assertEquals(live.key("dev"), tenant);
+                overflows.incrementAndGet();
+            }
+        }));
         try (Syncer syncer = plane.syncer(options().withWorkers(1).withQueueCapacity(2)).start()) {
             assertTrue(syncer.awaitStarted(PROMPTLY));
             assertTrue(Live.eventually(PROMPTLY, () -> condition(tc("dev"), "Synced")
@@ -169,6 +177,7 @@ class SyncerRequeueIT {
                     live.namespace, "tenantplane.io/tenant=dev").stream()
                     .filter(o -> Json.string(o, "metadata", "name").startsWith("burst-")).count() == count),
                     "every change reaches the host without waiting for the resync");
+            assertTrue(overflows.get() > 0, "the observer heard of the changes folded into a full pass");
         }
     }
 }

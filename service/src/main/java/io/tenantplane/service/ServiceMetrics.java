@@ -37,6 +37,8 @@ public class ServiceMetrics {
     public static final String LEADER = "tenantplane_leader";
     /** Gauge: reconcile work-queue depth. */
     public static final String WORKQUEUE_DEPTH = "tenantplane_workqueue_depth";
+    /** Counter: object changes that found the work queue full and became a full pass over their tenant. */
+    public static final String WORKQUEUE_OVERFLOWS = "tenantplane_workqueue_overflows_total";
     /** Counter: failed host and tenant API calls by status code. */
     public static final String API_ERRORS = "tenantplane_api_errors_total";
     /** Counter: executed decisions by tenant, kind and action. */
@@ -94,6 +96,16 @@ public class ServiceMetrics {
     /** The reconcile work queue now holds this many keys. */
     public void queueDepth(int depth) {
         queueDepth.set(Math.max(0, depth));
+    }
+
+    /** An object change found the work queue full and was folded into a full pass over its tenant. */
+    public void queueOverflowed() {
+        registry.counter(Metadata.builder()
+                .withName(WORKQUEUE_OVERFLOWS)
+                .withDescription("Object changes that found the work queue full and were folded into a full pass"
+                        + " over their tenant (nothing is lost; raise the queue capacity if this keeps growing)")
+                .withUnit(MetricUnits.NONE)
+                .build()).inc();
     }
 
     /** A host API call failed with this HTTP status; {@code 0} when no answer came. */

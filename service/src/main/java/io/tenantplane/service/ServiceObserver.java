@@ -86,6 +86,11 @@ public class ServiceObserver implements Observer {
     }
 
     @Override
+    public void queueOverflowed(TenantKey tenant) {
+        metrics.queueOverflowed();
+    }
+
+    @Override
     public String toString() {
         return "ServiceObserver[metrics, traces]";
     }

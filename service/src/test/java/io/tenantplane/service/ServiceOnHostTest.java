@@ -79,6 +79,7 @@ class ServiceOnHostTest {
         awaitLeaderReady();
         metrics.queueDepth(7);
         metrics.apiError(503);
+        metrics.queueOverflowed();
 
         String text = target.path("/metrics").request(MediaType.TEXT_PLAIN).get(String.class);
 
@@ -88,6 +89,8 @@ class ServiceOnHostTest {
         assertTrue(text.contains("\n# TYPE tenantplane_api_errors_total counter\n"), text);
         assertTrue(text.contains("\ntenantplane_api_errors_total{code=\"503\",mp_scope=\"application\",} 1.0\n"), text);
         assertTrue(!text.contains("tenantplane_api_errors_total_total"), "no doubled suffix");
+        assertTrue(text.contains("\n# TYPE tenantplane_workqueue_overflows_total counter\n"), text);
+        assertTrue(text.contains("\ntenantplane_workqueue_overflows_total{mp_scope=\"application\",} 1.0\n"), text);
         metrics.queueDepth(0);
     }
 
