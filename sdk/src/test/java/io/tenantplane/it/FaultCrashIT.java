@@ -155,6 +155,13 @@ class FaultCrashIT {
                                 running.get().close();
                                 closed.countDown();
                             });
+                            // Hold this worker until close() interrupts it: the close lands mid-pass however fast
+                            // the remaining writes would otherwise be done.
+                            try {
+                                Thread.sleep(30_000);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
                         }
                     }
                 }));
