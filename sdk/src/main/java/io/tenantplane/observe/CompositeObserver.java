@@ -34,44 +34,31 @@ final class CompositeObserver implements Observer {
 
     @Override
     public void decision(TenantKey tenant, Outcome outcome) {
-        for (Observer o : observers) {
-            try {
-                o.decision(tenant, outcome);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed on a decision of " + tenant, e);
-            }
-        }
+        each(() -> "on a decision of " + tenant, o -> o.decision(tenant, outcome));
     }
 
     @Override
     public void apiError(String verb, String resource, int code) {
-        for (Observer o : observers) {
-            try {
-                o.apiError(verb, resource, code);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in apiError", e);
-            }
-        }
+        each(() -> "in apiError", o -> o.apiError(verb, resource, code));
     }
 
     @Override
     public void queueDepth(int depth) {
-        for (Observer o : observers) {
-            try {
-                o.queueDepth(depth);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in queueDepth", e);
-            }
-        }
+        each(() -> "in queueDepth", o -> o.queueDepth(depth));
     }
 
     @Override
     public void queueOverflowed(TenantKey tenant) {
+        each(() -> "in queueOverflowed", o -> o.queueOverflowed(tenant));
+    }
+
+    /** Calls every observer; one that throws is logged ({@code what} is built only then) and the rest still run. */
+    private void each(java.util.function.Supplier<String> what, java.util.function.Consumer<Observer> call) {
         for (Observer o : observers) {
             try {
-                o.queueOverflowed(tenant);
+                call.accept(o);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in queueOverflowed", e);
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed " + what.get(), e);
             }
         }
     }
