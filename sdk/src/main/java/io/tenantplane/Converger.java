@@ -421,13 +421,13 @@ final class Converger {
 
         private boolean unused(JsonObject mirror, Set<String> used) {
             return !used.contains(Json.string(mirror, "metadata", "name"))
-                    && !Json.annotations(mirror).containsKey(NodeMirror.CORDONED_BY);
+                    && !NodeMirror.isCordoned(mirror);
         }
 
         /** A refused mirror delete is retried only for the same Node, still a mirror, still not cordoned. */
         private Decision replanMirrorDelete(Decision stale, JsonObject current) {
             if (current == null || !NodeMirror.isMirror(current)
-                    || Json.annotations(current).containsKey(NodeMirror.CORDONED_BY)
+                    || NodeMirror.isCordoned(current)
                     || !Objects.equals(Json.string(current, "metadata", "uid"),
                             Json.string(stale.observed(), "metadata", "uid"))) {
                 return null;

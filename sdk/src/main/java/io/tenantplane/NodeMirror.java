@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
+import io.tenantplane.migration.MigrationPlanner;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.Map;
 import java.util.Objects;
@@ -23,9 +24,7 @@ import java.util.Objects;
 final class NodeMirror {
 
     /** Label on every mirror, so a tenant can tell mirrors from real nodes. */
-    static final String MIRROR_LABEL = "tenantplane.io/host-node";
-    /** Annotation of a mirror that a migration cordoned; the migration, not the full pass, retires such a mirror. */
-    static final String CORDONED_BY = "tenantplane.io/cordoned-by";
+    static final String MIRROR_LABEL = MigrationPlanner.MIRROR_LABEL;
 
     private NodeMirror() {
     }
@@ -81,6 +80,11 @@ final class NodeMirror {
         Map<String, String> labels = Json.labels(node);
         return "true".equals(labels.get(MIRROR_LABEL))
                 && ReverseMapping.MANAGED_BY_VALUE.equals(labels.get(ReverseMapping.MANAGED_BY));
+    }
+
+    /** Whether a migration cordoned {@code node}: then the migration, not the full pass, retires it. */
+    static boolean isCordoned(JsonObject node) {
+        return Json.annotations(node).containsKey(MigrationPlanner.CORDONED_BY);
     }
 
     private static JsonObject ready(JsonObject hostStatus) {

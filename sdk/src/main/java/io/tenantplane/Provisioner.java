@@ -390,8 +390,8 @@ final class Provisioner {
             return Condition.of(CONTROL_PLANE_READY, Condition.Status.FALSE, "NotCreated",
                     "StatefulSet " + name + " does not exist.", generation);
         }
-        long want = number(sts.get(), "spec", "replicas", 1);
-        long ready = number(sts.get(), "status", "readyReplicas", 0);
+        long want = Json.number(sts.get(), 1, "spec", "replicas");
+        long ready = Json.number(sts.get(), 0, "status", "readyReplicas");
         if (ready >= want) {
             return Condition.of(CONTROL_PLANE_READY, Condition.Status.TRUE, "ReplicasReady",
                     ready + " of " + want + " control plane replicas are ready.", generation);
@@ -689,12 +689,6 @@ final class Provisioner {
     private static Long generation(JsonObject json) {
         JsonElement g = Json.object(json, "metadata") == null ? null : json.getAsJsonObject("metadata").get("generation");
         return g == null || !g.isJsonPrimitive() ? null : g.getAsLong();
-    }
-
-    private static long number(JsonObject o, String a, String b, long dflt) {
-        JsonObject parent = Json.object(o, a);
-        JsonElement e = parent == null ? null : parent.get(b);
-        return e == null || !e.isJsonPrimitive() ? dflt : e.getAsLong();
     }
 
     private static ResourceKind kind(String apiVersion, String kind) {

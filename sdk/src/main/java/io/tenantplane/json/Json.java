@@ -149,6 +149,21 @@ public final class Json {
         return cur != null && cur.isJsonPrimitive() ? cur.getAsString() : null;
     }
 
+    /**
+     * The integer at {@code path} (e.g. {@code "status", "readyReplicas"}), or {@code absent} when missing or not a
+     * number.
+     */
+    public static long number(JsonObject root, long absent, String... path) {
+        JsonElement cur = root;
+        for (String p : path) {
+            if (!(cur instanceof JsonObject o)) {
+                return absent;
+            }
+            cur = o.get(p);
+        }
+        return cur instanceof com.google.gson.JsonPrimitive v && v.isNumber() ? v.getAsLong() : absent;
+    }
+
     /** {@code metadata.labels} as an immutable map (empty when absent). */
     public static Map<String, String> labels(JsonObject obj) {
         return stringMap(object(obj, "metadata", "labels"));

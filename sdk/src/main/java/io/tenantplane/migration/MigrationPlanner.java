@@ -66,9 +66,9 @@ import java.util.stream.Collectors;
 public final class MigrationPlanner {
 
     /** Label of the tenant Nodes that mirror host nodes in shared and dedicated mode. */
-    static final String MIRROR_LABEL = "tenantplane.io/host-node";
+    public static final String MIRROR_LABEL = "tenantplane.io/host-node";
     /** Annotation on a node mirror that a migration cordoned, so that a reversed migration uncordons only those. */
-    static final String CORDONED_BY = "tenantplane.io/cordoned-by";
+    public static final String CORDONED_BY = "tenantplane.io/cordoned-by";
 
     private final Planner syncPlanner = new Planner();
     private final ControlPlaneRenderer controlPlane;
@@ -561,7 +561,7 @@ public final class MigrationPlanner {
         private Wait agentsReady(World w) {
             List<String> pending = new ArrayList<>();
             JsonObject sts = w.host("StatefulSet", tns, Agents.name(tenant));
-            long ready = sts == null ? 0 : number(sts, "status", "readyReplicas");
+            long ready = sts == null ? 0 : Json.number(sts, 0, "status", "readyReplicas");
             if (ready < Agents.REPLICAS) {
                 pending.add("StatefulSet " + tns + "/" + Agents.name(tenant) + ": " + ready + " of " + Agents.REPLICAS
                         + " agents Ready");
@@ -925,12 +925,6 @@ public final class MigrationPlanner {
     private static boolean onNodes(JsonObject pod, Set<String> nodes) {
         String node = Json.string(pod, "spec", "nodeName");
         return node != null && nodes.contains(node);
-    }
-
-    private static long number(JsonObject o, String... path) {
-        JsonObject parent = Json.object(o, java.util.Arrays.copyOf(path, path.length - 1));
-        JsonElement e = parent == null ? null : parent.get(path[path.length - 1]);
-        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber() ? e.getAsLong() : 0;
     }
 
     /** The controller owner reference of a Pod ({@code kind}, {@code name}, {@code uid}), or null for a bare Pod. */

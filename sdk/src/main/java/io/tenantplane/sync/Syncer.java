@@ -294,19 +294,10 @@ public final class Syncer implements AutoCloseable {
             queue.add(new TenantWork(key));
             return;
         }
-        boolean ready = count(sts, "status", "readyReplicas", 0) >= count(sts, "spec", "replicas", 1);
+        boolean ready = Json.number(sts, 0, "status", "readyReplicas") >= Json.number(sts, 1, "spec", "replicas");
         Boolean before = controlPlaneReadiness.put(key, ready);
         if (before == null ? ready : before != ready) {
             queue.add(new TenantWork(key));
-        }
-    }
-
-    private static long count(JsonObject o, String section, String field, long absent) {
-        String v = Json.string(o, section, field);
-        try {
-            return v == null ? absent : Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            return absent;
         }
     }
 
