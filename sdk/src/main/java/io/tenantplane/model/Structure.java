@@ -125,9 +125,13 @@ final class Structure {
         Class<?> raw = raw(type);
         boolean intOrString = component != null && component.isAnnotationPresent(IntOrString.class);
         if (raw == String.class) {
-            if (!isString(e) && !(intOrString && isNumber(e))) {
+            // An x-kubernetes-int-or-string field takes integers and strings only: the API server refuses 0.1
+            // ("must be of type integer,string"), so a fractional number is refused here too.
+            if (!isString(e) && !(intOrString && isIntegral(e, false))) {
                 out.add(Problem.of(path, intOrString
                         ? "expected a quantity such as 500m, 2 or 4Gi, got " + describe(e)
+                                + (isNumber(e) ? "; an int-or-string field takes whole numbers or strings: quote it "
+                                + "(\"" + e.getAsString() + "\") or write it in milli-units" : "")
                         : "expected a string, got " + describe(e) + (e.isJsonPrimitive() ? "; quote the value" : "")));
             }
         } else if (raw == Integer.class || raw == int.class || raw == Long.class || raw == long.class) {

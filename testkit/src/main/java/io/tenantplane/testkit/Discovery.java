@@ -78,7 +78,7 @@ final class Discovery {
         JsonArray resources = new JsonArray();
         for (ResourceType t : types) {
             JsonObject r = Json.object("name", t.plural(), "singularName", t.singular(), "namespaced", t.namespaced(),
-                    "kind", t.kind(), "verbs", Json.strings(VERBS));
+                    "kind", t.kind(), "verbs", t.createOnly() ? Json.array("create") : Json.strings(VERBS));
             if (!t.shortNames().isEmpty()) {
                 r.add("shortNames", Json.strings(t.shortNames()));
             }
@@ -89,6 +89,11 @@ final class Discovery {
             if (t.statusSubresource()) {
                 resources.add(Json.object("name", t.plural() + "/status", "singularName", "", "namespaced",
                         t.namespaced(), "kind", t.kind(), "verbs", Json.array("get", "patch", "update")));
+            }
+            if (t.is("", "serviceaccounts")) {
+                resources.add(Json.object("name", "serviceaccounts/token", "singularName", "", "namespaced", true,
+                        "group", "authentication.k8s.io", "version", "v1", "kind", "TokenRequest", "verbs",
+                        Json.array("create")));
             }
             if (t.is("", "pods")) {
                 resources.add(Json.object("name", "pods/binding", "singularName", "", "namespaced", true,

@@ -20,8 +20,12 @@ import java.util.regex.Pattern;
  */
 final class KindRules {
     private static final Pattern CONFIG_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
-    private int nextClusterIp = 10;
+    private final ServiceIps serviceIps;
     private int nextNodePort = 30000;
+
+    KindRules(ServiceIps serviceIps) {
+        this.serviceIps = serviceIps;
+    }
 
     /** Sets what the server owns on create: the initial status and defaults; adds causes for invalid objects. */
     void onCreate(ResourceType t, JsonObject o, List<ApiError.Cause> causes) {
@@ -288,11 +292,25 @@ final class KindRules {
         } else if (ip != null && oldIp != null && !ip.equals(oldIp)) {
             causes.add(ApiError.Cause.invalid("spec.clusterIPs[0]", Validation.quote(ip), "may not change once set"));
         } else if (ip == null || ip.isEmpty()) {
-            String allocated = allocateClusterIp();
+            String allocated = serviceIps.next();
             spec.addProperty("clusterIP", allocated);
             spec.add("clusterIPs", Json.array(allocated));
-        } else if (!spec.has("clusterIPs")) {
-            spec.add("clusterIPs", Json.array(ip));
+        } else {
+            if (!spec.has("clusterIPs")) {
+                spec.add("clusterIPs", Json.array(ip));
+            }
+            if (oldIp == null && !"None".equals(ip)) {
+                if (ServiceIps.parse(ip) < 0) {
+                    causes.add(ApiError.Cause.invalid("spec.clusterIPs[0]", Validation.quote(ip),
+                            "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"));
+                } else {
+                    String problem = serviceIps.problem(ip, ServiceIps.key(o));
+                    if (problem != null) {
+                        causes.add(ApiError.Cause.invalid("spec.clusterIPs", "[]string{" + Validation.quote(ip) + "}",
+                                "failed to allocate IP " + ip + ": " + problem));
+                    }
+                }
+            }
         }
         if ((ports == null || ports.isEmpty()) && !"None".equals(Json.str(spec, "clusterIP"))) {
             causes.add(ApiError.Cause.required("spec.ports"));
@@ -333,10 +351,6 @@ final class KindRules {
         return null;
     }
 
-    private String allocateClusterIp() {
-        int n = nextClusterIp++;
-        return "10.96." + (n / 256) % 256 + "." + n % 256;
-    }
 
     private int allocateNodePort() {
         int port = nextNodePort;

@@ -54,7 +54,7 @@ public final class KubeApiServer implements AutoCloseable {
         this.requestedPort = b.port;
         this.hub = new WatchHub(b.watchHistory);
         Registry.builtins(b.builtinKinds).forEach(registry::add);
-        this.store = new Store(registry, hub, b.clock, new Random());
+        this.store = new Store(registry, hub, b.clock, new Random(b.faultSeed), b.serviceCidr);
         this.faults = new FaultInjector(b.faultSeed, () -> hub.closeAll(null));
         this.router = new Router(registry, store, hub, log, faults, b.clock, b.bookmarkInterval,
                 () -> "127.0.0.1:" + port);
@@ -252,6 +252,7 @@ public final class KubeApiServer implements AutoCloseable {
         private long faultSeed = 1;
         private Duration bookmarkInterval = Duration.ofSeconds(1);
         private List<String> namespaces = List.of("default", "kube-system", "kube-public", "kube-node-lease");
+        private String serviceCidr = "10.96.0.0/16";
 
         private Builder() {
         }
@@ -340,6 +341,19 @@ public final class KubeApiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The IPv4 range Service ClusterIPs are allocated from, as kube-apiserver's
+         * {@code --service-cluster-ip-range}. Default {@code 10.96.0.0/16} (kind's; k3s uses {@code 10.43.0.0/16}).
+         *
+         * @throws IllegalArgumentException if {@code cidr} is not an IPv4 CIDR with a prefix from /12 to /28
+         */
+        public Builder serviceCidr(String cidr) {
+            Objects.requireNonNull(cidr, "cidr");
+            new ServiceIps(cidr, new Random());
+            this.serviceCidr = cidr;
+            return this;
+        }
+
         /** A new server with this configuration, not yet listening; call {@link KubeApiServer#start()}. */
         public KubeApiServer build() {
             Builder copy = new Builder();
@@ -350,6 +364,7 @@ public final class KubeApiServer implements AutoCloseable {
             copy.faultSeed = faultSeed;
             copy.bookmarkInterval = bookmarkInterval;
             copy.namespaces = namespaces;
+            copy.serviceCidr = serviceCidr;
             return new KubeApiServer(copy);
         }
     }

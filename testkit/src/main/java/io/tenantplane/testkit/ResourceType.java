@@ -56,6 +56,11 @@ record ResourceType(String group, String version, String plural, String singular
         return group.isEmpty() && (plural.equals("pods") || plural.equals("services"));
     }
 
+    /** A virtual resource that only answers create, as {@code tokenreviews} (nothing is stored). */
+    boolean createOnly() {
+        return is("authentication.k8s.io", "tokenreviews");
+    }
+
     boolean isCrd() {
         return group.equals("apiextensions.k8s.io") && plural.equals("customresourcedefinitions");
     }

@@ -46,6 +46,7 @@ final class Router implements HttpHandler {
     private final Clock clock;
     private final long bookmarkMillis;
     private final Supplier<String> serverAddress;
+    private final Tokens tokens;
 
     Router(Registry registry, Store store, WatchHub hub, RequestLog log, FaultInjector faults, Clock clock,
             Duration bookmarkInterval, Supplier<String> serverAddress) {
@@ -59,6 +60,7 @@ final class Router implements HttpHandler {
         this.clock = clock;
         this.bookmarkMillis = Math.max(1, bookmarkInterval.toMillis());
         this.serverAddress = serverAddress;
+        this.tokens = new Tokens(store, registry, clock);
     }
 
     @Override
@@ -184,7 +186,8 @@ final class Router implements HttpHandler {
             throw ApiError.pathNotFound();
         }
         if (sub != null && !(sub.equals("status") && type.statusSubresource())
-                && !(sub.equals("binding") && type.is("", "pods"))) {
+                && !(sub.equals("binding") && type.is("", "pods"))
+                && !(sub.equals("token") && type.is("", "serviceaccounts"))) {
             throw ApiError.pathNotFound();
         }
         boolean watch = legacyWatch || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
@@ -231,6 +234,18 @@ final class Router implements HttpHandler {
                 || (r.verb().equals("update") || r.verb().equals("patch")) && r.name() == null) {
             throw ApiError.methodNotAllowed();
         }
+        if (t.createOnly() && !(r.verb().equals("create") && r.name() == null)) {
+            throw ApiError.methodNotAllowed();
+        }
+        if ("token".equals(r.subresource())) {
+            if (!r.verb().equals("create")) {
+                throw ApiError.methodNotAllowed();
+            }
+            return send(ex, 201, tokens.request(r.namespace(), r.name(), Json.parseObject(body)), List.of());
+        }
+        if (t.createOnly()) {
+            return send(ex, 201, tokens.review(Json.parseObject(body)), List.of());
+        }
         return switch (r.verb()) {
             case "get" -> {
                 JsonObject o = store.get(t, r.namespace(), r.name());
@@ -271,6 +286,21 @@ final class Router implements HttpHandler {
                     throw ApiError.methodNotAllowed();
                 }
                 JsonObject options = body.length == 0 ? new JsonObject() : Json.parseObject(body);
+                // DeleteOptions may come as query parameters too (kubectl --grace-period sends the body).
+                for (String p : List.of("gracePeriodSeconds", "propagationPolicy")) {
+                    if (r.param(p) != null && !options.has(p)) {
+                        if (p.equals("gracePeriodSeconds")) {
+                            try {
+                                options.addProperty(p, Long.parseLong(r.param(p)));
+                            } catch (NumberFormatException e) {
+                                throw ApiError.badRequest("gracePeriodSeconds: Invalid value: \"" + r.param(p)
+                                        + "\": must be a number");
+                            }
+                        } else {
+                            options.addProperty(p, r.param(p));
+                        }
+                    }
+                }
                 yield send(ex, 200, store.delete(t, r.namespace(), r.name(), options, opts), List.of());
             }
             case "deletecollection" -> {

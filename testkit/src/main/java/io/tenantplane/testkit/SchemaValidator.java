@@ -59,6 +59,45 @@ final class SchemaValidator {
         }
         String type = Json.str(s, "type");
         boolean intOrString = Json.bool(s, INT_OR_STRING);
+        boolean embedded = Json.bool(s, EMBEDDED);
+        if (root && additional != null && !inJunctor) {
+            causes.add(ApiError.Cause.forbidden(path + ".additionalProperties", "must not be used at the root"));
+        }
+        if (intOrString && Json.bool(s, PRESERVE)) {
+            causes.add(ApiError.Cause.invalid(path + "." + PRESERVE, "true",
+                    "must be false if x-kubernetes-int-or-string is true"));
+        }
+        if (intOrString && embedded) {
+            causes.add(ApiError.Cause.invalid(path + "." + EMBEDDED, "true",
+                    "must be false if x-kubernetes-int-or-string is true"));
+        }
+        if (!inJunctor && embedded) {
+            if (type == null) {
+                causes.add(new ApiError.Cause("FieldValueRequired", path + ".type",
+                        "Required value: must be object if x-kubernetes-embedded-resource is true"));
+            } else if (!type.equals("object")) {
+                causes.add(ApiError.Cause.invalid(path + ".type", Validation.quote(type),
+                        "must be object if x-kubernetes-embedded-resource is true"));
+            }
+            if (!Json.bool(s, PRESERVE) && (Json.obj(s, "properties") == null || Json.obj(s, "properties").isEmpty())) {
+                causes.add(new ApiError.Cause("FieldValueRequired", path + ".properties", "Required value: must not "
+                        + "be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields"));
+            }
+        }
+        if ((root || embedded) && !inJunctor) {
+            JsonObject props = Json.obj(s, "properties");
+            for (String typed : List.of("kind", "apiVersion")) {
+                JsonObject p = props == null ? null : Json.obj(props, typed);
+                if (p != null && !"string".equals(Json.str(p, "type"))) {
+                    causes.add(ApiError.Cause.invalid(path + ".properties[" + typed + "].type",
+                            Validation.quote(String.valueOf(Json.str(p, "type"))), "must be string"));
+                }
+            }
+        }
+        if (inJunctor && Json.obj(s, "properties") != null && Json.obj(s, "properties").has("metadata")) {
+            causes.add(ApiError.Cause.forbidden(path + ".properties[metadata]",
+                    "must not be specified in a nested context"));
+        }
         if (inJunctor) {
             for (String key : NOT_IN_JUNCTORS) {
                 if (s.has(key)) {
@@ -146,17 +185,37 @@ final class SchemaValidator {
         return branch.size() == 1 && ("integer".equals(t) || "string".equals(t));
     }
 
+    /**
+     * The root {@code metadata} rule of {@code validateStructuralMetadataInvariants} (apiextensions-apiserver
+     * {@code pkg/apiserver/schema/validation.go}): {@code type} must be {@code object}; {@code properties} may name
+     * exactly {@code name}, {@code generateName} or both; {@code default} is dropped. Anything else left over
+     * (a {@code description}, {@code title}, {@code nullable}, other properties, validations) is Forbidden.
+     */
     private static void metadataSchema(JsonObject s, String path, List<ApiError.Cause> causes) {
-        JsonObject props = Json.obj(s, "properties");
-        boolean onlyNames = s.keySet().stream().allMatch(k -> k.equals("type") || k.equals("properties")
-                || k.equals("description"))
-                && (props == null || props.keySet().stream().allMatch(k -> k.equals("name") || k.equals("generateName")));
+        if (!"object".equals(Json.str(s, "type"))) {
+            causes.add(ApiError.Cause.invalid(path + ".type", s.has("type") ? Json.render(s.get("type")) : "\"\"",
+                    "must be object"));
+        }
+        boolean onlyNames = true;
+        for (String key : s.keySet()) {
+            if (key.equals("type") || key.equals("default")) {
+                continue;
+            }
+            if (key.equals("properties")) {
+                JsonObject props = Json.obj(s, "properties");
+                Set<String> names = props == null ? Set.of() : props.keySet();
+                boolean exact = names.equals(Set.of("name", "generateName"))
+                        || names.equals(Set.of("name")) || names.equals(Set.of("generateName"));
+                if (!exact) {
+                    onlyNames = false;
+                }
+                continue;
+            }
+            onlyNames = false;
+        }
         if (!onlyNames) {
             causes.add(ApiError.Cause.forbidden(path, "must not specify anything other than name and generateName, "
                     + "but metadata is implicitly specified"));
-        }
-        if (s.has("type") && !"object".equals(Json.str(s, "type"))) {
-            causes.add(ApiError.Cause.invalid(path + ".type", Json.render(s.get("type")), "must be object"));
         }
     }
 

@@ -47,13 +47,16 @@ final class Store {
     private final Registry registry;
     private final WatchHub hub;
     private final Clock clock;
-    private final KindRules rules = new KindRules();
+    private final ServiceIps serviceIps;
+    private final KindRules rules;
     private final Random random;
     private final Map<String, TreeMap<String, JsonObject>> data = new HashMap<>();
     private final Map<String, ResourceType> typeOfStorage = new HashMap<>();
     private long resourceVersion;
 
-    Store(Registry registry, WatchHub hub, Clock clock, Random random) {
+    Store(Registry registry, WatchHub hub, Clock clock, Random random, String serviceCidr) {
+        this.serviceIps = new ServiceIps(serviceCidr, random);
+        this.rules = new KindRules(serviceIps);
         this.registry = registry;
         this.hub = hub;
         this.clock = clock;
@@ -295,6 +298,9 @@ final class Store {
             if (opts.dryRun()) {
                 return present(t, current);
             }
+            if (t.is("", "pods")) {
+                return present(t, deletePod(t, current, options));
+            }
             return present(t, deleteObject(t, current, true));
         } finally {
             lock.unlock();
@@ -310,7 +316,8 @@ final class Store {
             List<JsonObject> deleted = new ArrayList<>();
             for (JsonObject o : new ArrayList<>(view(t, ns).values())) {
                 if (labels.test(Json.obj(Json.obj(o, "metadata"), "labels")) && fields.test(o)) {
-                    deleted.add(present(t, opts.dryRun() ? o : deleteObject(t, o, false)));
+                    deleted.add(present(t, opts.dryRun() ? o
+                            : t.is("", "pods") ? deletePod(t, o, null) : deleteObject(t, o, false)));
                 }
             }
             return new Page(deleted, Long.toString(resourceVersion), null, null);
@@ -443,7 +450,10 @@ final class Store {
         if (Json.same(current, candidate) || opts.dryRun()) {
             return present(t, Json.same(current, candidate) ? current : candidate);
         }
-        if (deleting(candidate) && finalizers(candidate).isEmpty() && contentsGone(t, candidate)) {
+        // ShouldDeleteDuringUpdate (registry/generic/registry/store.go): the last finalizer gone and no grace
+        // period left; a pod still in its grace period stays for its kubelet.
+        if (deleting(candidate) && finalizers(candidate).isEmpty() && noGraceLeft(candidate)
+                && contentsGone(t, candidate)) {
             return present(t, remove(t, candidate, current));
         }
         JsonObject stored = put(t, key(t, namespaceOf(candidate), name), current, candidate, "MODIFIED");
@@ -497,6 +507,62 @@ final class Store {
                 "details", details);
     }
 
+    /**
+     * Graceful pod deletion, as {@code podStrategy.CheckGracefulDelete} ({@code pkg/registry/core/pod/strategy.go})
+     * and {@code rest.BeforeDelete} ({@code staging/src/k8s.io/apiserver/pkg/registry/rest/delete.go}) do it: the
+     * period is the request's {@code gracePeriodSeconds} (negative counts as 1), else the pod's
+     * {@code terminationGracePeriodSeconds}; it is 0 for a pod bound to no node or already Succeeded/Failed. A
+     * period above 0 sets {@code deletionTimestamp} (now + period) and {@code deletionGracePeriodSeconds} and the
+     * pod stays until its kubelet deletes it with period 0; a second delete may only shorten the period. With
+     * period 0 and no finalizers the pod goes at once.
+     */
+    private JsonObject deletePod(ResourceType t, JsonObject current, JsonObject options) {
+        long period = podGracePeriod(current, options);
+        JsonObject m = Json.meta(current);
+        if (deleting(current)) {
+            JsonElement old = m.get("deletionGracePeriodSeconds");
+            long oldPeriod = old == null || old.isJsonNull() ? 0 : old.getAsLong();
+            if (period >= oldPeriod) {
+                return current;
+            }
+            JsonObject shortened = current.deepCopy();
+            JsonObject sm = Json.meta(shortened);
+            Instant at = Instant.parse(Json.str(m, "deletionTimestamp")).minusSeconds(oldPeriod).plusSeconds(period);
+            sm.addProperty("deletionTimestamp", stamp(at));
+            sm.addProperty("deletionGracePeriodSeconds", period);
+            if (period == 0 && finalizers(shortened).isEmpty()) {
+                return remove(t, shortened, current);
+            }
+            return put(t, key(t, namespaceOf(shortened), Json.str(sm, "name")), current, shortened, "MODIFIED");
+        }
+        if (period == 0 && finalizers(current).isEmpty()) {
+            return remove(t, current, current);
+        }
+        JsonObject marked = current.deepCopy();
+        JsonObject mm = Json.meta(marked);
+        mm.addProperty("deletionTimestamp", stamp(clock.instant().plusSeconds(period)));
+        mm.addProperty("deletionGracePeriodSeconds", period);
+        mm.addProperty("generation", mm.get("generation").getAsLong() + 1);
+        return put(t, key(t, namespaceOf(marked), Json.str(mm, "name")), current, marked, "MODIFIED");
+    }
+
+    private static long podGracePeriod(JsonObject pod, JsonObject options) {
+        JsonElement requested = options == null ? null : options.get("gracePeriodSeconds");
+        long period;
+        if (requested != null && !requested.isJsonNull()) {
+            period = requested.getAsLong() < 0 ? 1 : requested.getAsLong();
+        } else {
+            JsonElement own = Json.obj(pod, "spec").get("terminationGracePeriodSeconds");
+            period = own == null || own.isJsonNull() ? 0 : own.getAsLong();
+        }
+        String node = Json.str(Json.obj(pod, "spec"), "nodeName");
+        String phase = Json.str(Json.obj(pod, "status"), "phase");
+        if (node == null || node.isEmpty() || "Succeeded".equals(phase) || "Failed".equals(phase)) {
+            return 0;
+        }
+        return period;
+    }
+
     private void deleteContents(ResourceType t, JsonObject container) {
         String name = Json.str(Json.meta(container), "name");
         if (t.is("", "namespaces")) {
@@ -506,7 +572,10 @@ final class Store {
                     continue;
                 }
                 for (JsonObject o : new ArrayList<>(e.getValue().subMap(name + "/", name + "/\uffff").values())) {
-                    if (!deleting(o) || finalizers(o).isEmpty()) {
+                    if (type.is("", "pods")) {
+                        // The namespace controller deletes pods gracefully; bound ones wait for their kubelet.
+                        deletePod(type, o, null);
+                    } else if (!deleting(o) || finalizers(o).isEmpty()) {
                         deleteObject(type, o, false);
                     }
                 }
@@ -595,6 +664,9 @@ final class Store {
         resourceVersion++;
         Json.meta(next).addProperty("resourceVersion", Long.toString(resourceVersion));
         storage(t).put(key, next);
+        if (t.is("", "services")) {
+            serviceIps.stored(previous, next);
+        }
         hub.publish(new WatchHub.Event(resourceVersion, type, t.storageKey(), namespaceOf(next), next, previous));
         return next;
     }
@@ -604,6 +676,9 @@ final class Store {
         JsonObject removed = last.deepCopy();
         Json.meta(removed).addProperty("resourceVersion", Long.toString(resourceVersion));
         storage(t).remove(key(t, namespaceOf(removed), Json.str(Json.meta(removed), "name")));
+        if (t.is("", "services")) {
+            serviceIps.stored(last, null);
+        }
         hub.publish(new WatchHub.Event(resourceVersion, "DELETED", t.storageKey(), namespaceOf(removed), removed,
                 previous));
         afterRemoval(t, removed);
@@ -757,6 +832,11 @@ final class Store {
         return copy;
     }
 
+    private static boolean noGraceLeft(JsonObject o) {
+        JsonElement period = Json.meta(o).get("deletionGracePeriodSeconds");
+        return period == null || period.isJsonNull() || period.getAsLong() == 0;
+    }
+
     private static boolean deleting(JsonObject o) {
         return Json.str(Json.obj(o, "metadata"), "deletionTimestamp") != null;
     }
@@ -775,7 +855,11 @@ final class Store {
     }
 
     private String now() {
-        return DateTimeFormatter.ISO_INSTANT.format(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS));
+        return stamp(Instant.now(clock));
+    }
+
+    private static String stamp(Instant at) {
+        return DateTimeFormatter.ISO_INSTANT.format(at.truncatedTo(ChronoUnit.SECONDS));
     }
 
     private String generateName(String base) {
