@@ -50,7 +50,10 @@ final class ApiError extends RuntimeException {
 
     JsonObject toStatus() {
         JsonObject status = Json.object("kind", "Status", "apiVersion", "v1", "metadata", new JsonObject(),
-                "status", "Failure", "message", getMessage(), "reason", reason);
+                "status", "Failure", "message", getMessage());
+        if (reason != null && !reason.isEmpty()) {
+            status.addProperty("reason", reason);  // StatusReasonUnknown ("") is omitted, as metav1.Status does
+        }
         if (details != null) {
             status.add("details", details);
         }

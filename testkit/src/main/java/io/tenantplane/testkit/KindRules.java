@@ -382,15 +382,37 @@ final class KindRules {
                 }
                 checkConfigKey("data", e.getKey(), causes);
             }
+            long total = 0;
+            for (Map.Entry<String, JsonElement> e : data.entrySet()) {
+                total += e.getKey().length() + Base64.getDecoder().decode(e.getValue().getAsString()).length;
+            }
+            // ValidateSecret: the decoded data, reported on "data".
+            if (total > MAX_DATA_SIZE) {
+                causes.add(new ApiError.Cause("FieldValueTooLong", "data", "Too long: must have at most "
+                        + MAX_DATA_SIZE + " bytes"));
+            }
         }
     }
 
+    /** {@code core.MaxSecretSize}: the data a ConfigMap or Secret may hold (1 MiB). */
+    static final int MAX_DATA_SIZE = 1024 * 1024;
+
     private static void configMap(JsonObject o, List<ApiError.Cause> causes) {
+        long total = 0;
         for (String field : List.of("data", "binaryData")) {
             JsonObject data = Json.obj(o, field);
             if (data != null) {
                 data.keySet().forEach(k -> checkConfigKey(field, k, causes));
+                for (Map.Entry<String, JsonElement> e : data.entrySet()) {
+                    total += e.getKey().length() + (e.getValue().isJsonPrimitive()
+                            ? e.getValue().getAsString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length : 0);
+                }
             }
+        }
+        // ValidateConfigMap: keys and values together, reported on the whole object (field "").
+        if (total > MAX_DATA_SIZE) {
+            causes.add(new ApiError.Cause("FieldValueTooLong", "", "Too long: must have at most " + MAX_DATA_SIZE
+                    + " bytes"));
         }
     }
 

@@ -47,6 +47,8 @@ final class Router implements HttpHandler {
     private final long bookmarkMillis;
     private final Supplier<String> serverAddress;
     private final Tokens tokens;
+    /** kube-apiserver's {@code --max-request-body-bytes} default ({@code DefaultMaxRequestBodyBytes}). */
+    static final int MAX_REQUEST_BODY = 3 * 1024 * 1024;
 
     Router(Registry registry, Store store, WatchHub hub, RequestLog log, FaultInjector faults, Clock clock,
             Duration bookmarkInterval, Supplier<String> serverAddress) {
@@ -226,7 +228,12 @@ final class Router implements HttpHandler {
         if (t.namespaced() && r.namespace() == null && (r.name() != null || !r.verb().equals("list"))) {
             throw r.name() == null ? ApiError.methodNotAllowed() : ApiError.pathNotFound();
         }
-        byte[] body = ex.getRequestBody().readAllBytes();
+        byte[] body = ex.getRequestBody().readNBytes(MAX_REQUEST_BODY + 1);
+        if (body.length > MAX_REQUEST_BODY) {
+            // limitedReadBody (endpoints/handlers/rest.go): MaxRequestBodyBytes is 3 MiB by default.
+            throw new ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is "
+                    + MAX_REQUEST_BODY, null);
+        }
         Store.WriteOptions opts = new Store.WriteOptions("All".equals(r.param("dryRun")),
                 r.param("fieldValidation") == null ? "" : r.param("fieldValidation"), new ArrayList<>());
         boolean status = "status".equals(r.subresource());

@@ -310,8 +310,8 @@ final class SchemaValidator {
         String actual = typeOf(v);
         if (Json.bool(s, INT_OR_STRING)) {
             if (!actual.equals("integer") && !actual.equals("string")) {
-                causes.add(new ApiError.Cause("FieldValueTypeInvalid", path, "Invalid value: " + Json.render(v) + ": "
-                        + path + " in body must be of type integer or string: \"" + actual + "\""));
+                causes.add(new ApiError.Cause("FieldValueTypeInvalid", path, "Invalid value: \"" + actual + "\": "
+                        + path + " in body must be of type integer,string: \"" + actual + "\""));
                 return;
             }
         } else {

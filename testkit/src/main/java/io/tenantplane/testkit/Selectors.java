@@ -140,6 +140,10 @@ final class Selectors {
             String value = term.substring(at + len).trim();
             if (!field.equals("metadata.name") && !field.equals("metadata.namespace")
                     && !type.selectableFields().contains(field)) {
+                if (!type.custom()) {
+                    // Built-in kinds: the field label conversion func of the kind (pkg/apis/*/v1/conversion.go).
+                    throw ApiError.badRequest("field label not supported: " + field);
+                }
                 throw ApiError.badRequest("\"" + field + "\" is not a known field selector: only \"metadata.name\", "
                         + "\"metadata.namespace\"" + (type.selectableFields().isEmpty() ? ""
                                 : ", \"" + String.join("\", \"", type.selectableFields()) + "\""));

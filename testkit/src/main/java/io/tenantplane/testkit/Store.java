@@ -178,7 +178,9 @@ final class Store {
                         "create not allowed while custom resource definition is terminating", null);
             }
             if (Json.str(m, "resourceVersion") != null && !Json.str(m, "resourceVersion").isEmpty()) {
-                throw ApiError.badRequest("resourceVersion should not be set on objects to be created");
+                // storage.ErrResourceVersionSetOnCreate is a plain error, not a Status: ErrorToAPIStatus
+                // answers it with 500 and no reason (kubectl: "Error from server: ...").
+                throw new ApiError(500, "", "resourceVersion should not be set on objects to be created", null);
             }
             normalize(t, o);
             String generateName = Json.str(m, "generateName");
@@ -777,9 +779,16 @@ final class Store {
         String apiVersion = Json.str(o, "apiVersion");
         if (apiVersion != null && !apiVersion.isEmpty()) {
             String group = apiVersion.contains("/") ? apiVersion.substring(0, apiVersion.indexOf('/')) : "";
+            String version = apiVersion.substring(apiVersion.indexOf('/') + 1);
             if (!group.equals(t.group())) {
                 throw ApiError.badRequest("the API version in the data (" + apiVersion
                         + ") does not match the expected API version (" + t.apiVersion() + ")");
+            }
+            if (!t.custom() && !version.equals(t.version())) {
+                // The typed decoder knows no such version (transformDecodeError in endpoints/handlers/rest.go).
+                throw ApiError.badRequest(t.kind() + " in version \"" + version + "\" cannot be handled as a "
+                        + t.kind() + ": no kind \"" + t.kind() + "\" is registered for version \"" + apiVersion
+                        + "\" in scheme \"pkg/api/legacyscheme/scheme.go:30\"");
             }
         }
         List<Map.Entry<String, JsonElement>> rest = new ArrayList<>(o.entrySet());
