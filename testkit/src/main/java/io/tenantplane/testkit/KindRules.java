@@ -46,7 +46,8 @@ final class KindRules {
             case "pods" -> {
                 podSpecDefaults(Json.child(o, "spec"));
                 validatePodSpec(Json.obj(o, "spec"), "spec", causes);
-                o.add("status", Json.object("phase", "Pending"));
+                // podStrategy.PrepareForCreate: Pending, with the QoS class computed from the containers.
+                o.add("status", Json.object("phase", "Pending", "qosClass", qosClass(Json.obj(o, "spec"))));
             }
             case "services" -> {
                 serviceDefaults(o, null, causes);
@@ -134,7 +135,84 @@ final class KindRules {
         }
     }
 
+    /** Rules for a write to {@code /status}: the candidate is the stored object with the new status. */
+    void onStatusUpdate(ResourceType t, JsonObject old, JsonObject o, List<ApiError.Cause> causes) {
+        if (t.is("", "pods")) {
+            // ValidatePodStatusUpdate: the QoS class the server computed may not change (refused since 1.32).
+            String before = Json.str(Json.obj(old, "status"), "qosClass");
+            String after = Json.str(Json.obj(o, "status"), "qosClass");
+            if (before != null && !before.equals(after)) {
+                causes.add(ApiError.Cause.invalid("status.qosClass", Validation.quote(after == null ? "" : after),
+                        "field is immutable"));
+            }
+        }
+    }
+
     // ---- pods ----
+
+    /**
+     * {@code ComputePodQOS} ({@code pkg/apis/core/helper/qos/qos.go}): BestEffort without any cpu or memory request
+     * or limit, Guaranteed when every container limits cpu and memory and requests equal limits (requests default
+     * to limits), else Burstable.
+     */
+    static String qosClass(JsonObject spec) {
+        boolean any = false;
+        boolean guaranteed = true;
+        for (String list : List.of("initContainers", "containers")) {
+            JsonArray containers = Json.arr(spec, list);
+            if (containers == null) {
+                continue;
+            }
+            for (JsonElement c : containers) {
+                JsonObject resources = c.isJsonObject() ? Json.obj(c.getAsJsonObject(), "resources") : null;
+                JsonObject requests = Json.obj(resources, "requests");
+                JsonObject limits = Json.obj(resources, "limits");
+                for (String r : List.of("cpu", "memory")) {
+                    String req = requests == null ? null : Json.str(requests, r);
+                    String lim = limits == null ? null : Json.str(limits, r);
+                    if (req != null || lim != null) {
+                        any = true;
+                    }
+                    if (lim == null || (req != null && !quantityEquals(req, lim))) {
+                        guaranteed = false;
+                    }
+                }
+            }
+        }
+        return !any ? "BestEffort" : guaranteed ? "Guaranteed" : "Burstable";
+    }
+
+    private static boolean quantityEquals(String a, String b) {
+        java.math.BigDecimal x = quantity(a);
+        java.math.BigDecimal y = quantity(b);
+        return x != null && y != null ? x.compareTo(y) == 0 : a.equals(b);
+    }
+
+    /** A resource quantity ({@code 500m}, {@code 2}, {@code 4Gi}, {@code 1e3}) as a number, or null. */
+    static java.math.BigDecimal quantity(String q) {
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("([+-]?[0-9.]+(?:[eE][+-]?[0-9]+)?)(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?").matcher(q.trim());
+        if (!m.matches()) {
+            return null;
+        }
+        java.math.BigDecimal n;
+        try {
+            n = new java.math.BigDecimal(m.group(1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        String suffix = m.group(2) == null ? "" : m.group(2);
+        int binary = "KiMiGiTiPiEi".indexOf(suffix);
+        int decimal = "kMGTPE".indexOf(suffix);
+        if (suffix.equals("m")) {
+            return n.movePointLeft(3);
+        } else if (suffix.length() == 2 && binary >= 0) {
+            return n.multiply(java.math.BigDecimal.valueOf(2).pow(10 * (binary / 2 + 1)));
+        } else if (suffix.length() == 1 && decimal >= 0) {
+            return n.movePointRight(3 * (decimal + 1));
+        }
+        return n;
+    }
 
     static void podSpecDefaults(JsonObject spec) {
         putIfAbsent(spec, "restartPolicy", "Always");

@@ -42,6 +42,7 @@ public final class KubeApiServer implements AutoCloseable {
     private final Store store;
     private final Router router;
     private final Registry registry = new Registry();
+    private final ClusterSimulator simulator;
     private final Object lifecycle = new Object();
     private ExecutorService executor;
     private HttpServer http;
@@ -59,6 +60,8 @@ public final class KubeApiServer implements AutoCloseable {
         this.router = new Router(registry, store, hub, log, faults, b.clock, b.bookmarkInterval,
                 () -> "127.0.0.1:" + port);
         store.bootstrap(b.namespaces);
+        this.simulator = b.simulation == null ? null
+                : new ClusterSimulator(store, registry, b.clock, b.simulation, this::isPaused);
     }
 
     /** A builder with the defaults: built-in kinds, 1000 events of watch history, an ephemeral port. */
@@ -80,6 +83,9 @@ public final class KubeApiServer implements AutoCloseable {
             }
             bind(requestedPort);
             started = true;
+            if (simulator != null) {
+                simulator.start();
+            }
             return this;
         }
     }
@@ -220,6 +226,9 @@ public final class KubeApiServer implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (simulator != null) {
+                simulator.close();
+            }
             hub.closeAll(null);
             if (started && !paused) {
                 stopHttp();
@@ -253,6 +262,7 @@ public final class KubeApiServer implements AutoCloseable {
         private Duration bookmarkInterval = Duration.ofSeconds(1);
         private List<String> namespaces = List.of("default", "kube-system", "kube-public", "kube-node-lease");
         private String serviceCidr = "10.96.0.0/16";
+        private Simulation simulation;
 
         private Builder() {
         }
@@ -354,6 +364,16 @@ public final class KubeApiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Runs simulated nodes, kubelets, a scheduler, the ReplicaSet and Deployment controllers and the garbage
+         * collector against this server from {@link KubeApiServer#start()} to {@link KubeApiServer#close()}.
+         * Default: none (pods stay Pending, as on a cluster without nodes).
+         */
+        public Builder simulate(Simulation simulation) {
+            this.simulation = Objects.requireNonNull(simulation, "simulation");
+            return this;
+        }
+
         /** A new server with this configuration, not yet listening; call {@link KubeApiServer#start()}. */
         public KubeApiServer build() {
             Builder copy = new Builder();
@@ -365,6 +385,7 @@ public final class KubeApiServer implements AutoCloseable {
             copy.bookmarkInterval = bookmarkInterval;
             copy.namespaces = namespaces;
             copy.serviceCidr = serviceCidr;
+            copy.simulation = simulation;
             return new KubeApiServer(copy);
         }
     }

@@ -37,6 +37,10 @@ final class Store {
     }
 
     /** One page of a list. */
+    /** One stored object with its type, as the garbage collector reads them. */
+    record Stored(ResourceType type, JsonObject object) {
+    }
+
     record Page(List<JsonObject> items, String resourceVersion, String continueToken, Long remainingItemCount) {
     }
 
@@ -142,6 +146,23 @@ final class Store {
                 from = parseVersion(fromVersion);
             }
             return hub.subscribe(filter, from, objects);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A copy of every stored object, for the simulated garbage collector. */
+    List<Stored> all() {
+        lock.lock();
+        try {
+            List<Stored> out = new ArrayList<>();
+            for (Map.Entry<String, TreeMap<String, JsonObject>> e : data.entrySet()) {
+                ResourceType type = typeOfStorage.get(e.getKey());
+                if (type != null) {
+                    e.getValue().values().forEach(o -> out.add(new Stored(type, present(type, o))));
+                }
+            }
+            return out;
         } finally {
             lock.unlock();
         }
@@ -300,6 +321,7 @@ final class Store {
             if (opts.dryRun()) {
                 return present(t, current);
             }
+            current = withGarbageCollectionFinalizers(t, current, options);
             if (t.is("", "pods")) {
                 return present(t, deletePod(t, current, options));
             }
@@ -400,6 +422,7 @@ final class Store {
             } else {
                 candidate.remove("status");
             }
+            rules.onStatusUpdate(t, current, candidate, causes);
         } else {
             candidate = next;
             JsonObject m = Json.meta(candidate);
@@ -546,6 +569,50 @@ final class Store {
         mm.addProperty("deletionGracePeriodSeconds", period);
         mm.addProperty("generation", mm.get("generation").getAsLong() + 1);
         return put(t, key(t, namespaceOf(marked), Json.str(mm, "name")), current, marked, "MODIFIED");
+    }
+
+    /**
+     * {@code deletionFinalizersForGarbageCollection} (registry/generic/registry/store.go): {@code Orphan} (or the
+     * legacy {@code orphanDependents: true}) adds the {@code orphan} finalizer, {@code Foreground} adds
+     * {@code foregroundDeletion}, {@code Background} removes both; the garbage collector then finishes the
+     * deletion. The change is stored with the deletion mark that follows.
+     */
+    private JsonObject withGarbageCollectionFinalizers(ResourceType t, JsonObject current, JsonObject options) {
+        String policy = options == null ? null : Json.str(options, "propagationPolicy");
+        if (policy == null && options != null && Json.bool(options, "orphanDependents")) {
+            policy = "Orphan";
+        }
+        if (policy == null || deleting(current) || t.is("", "namespaces") || t.isCrd()) {
+            return current;
+        }
+        Set<String> before = finalizers(current);
+        Set<String> after = new java.util.LinkedHashSet<>(before);
+        switch (policy) {
+            case "Orphan" -> {
+                after.add("orphan");
+                after.remove("foregroundDeletion");
+            }
+            case "Foreground" -> {
+                after.add("foregroundDeletion");
+                after.remove("orphan");
+            }
+            case "Background" -> {
+                after.remove("orphan");
+                after.remove("foregroundDeletion");
+            }
+            default -> throw ApiError.invalid("meta.k8s.io", "DeleteOptions", "", List.of(new ApiError.Cause(
+                    "FieldValueNotSupported", "propagationPolicy", "Unsupported value: \"" + policy
+                    + "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"")));
+        }
+        if (after.equals(before)) {
+            return current;
+        }
+        JsonObject copy = current.deepCopy();
+        JsonArray list = new JsonArray();
+        after.forEach(list::add);
+        Json.meta(copy).add("finalizers", list);
+        storage(t).put(key(t, namespaceOf(copy), Json.str(Json.meta(copy), "name")), copy);
+        return copy;
     }
 
     private static long podGracePeriod(JsonObject pod, JsonObject options) {

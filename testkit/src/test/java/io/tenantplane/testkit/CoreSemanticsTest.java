@@ -310,7 +310,7 @@ class CoreSemanticsTest {
                 status.toString());
         expectApiError(409, () -> core.deleteNamespacedConfigMap("a", "default")
                 .body(new V1DeleteOptions().preconditions(new V1Preconditions().resourceVersion("1"))).execute());
-        core.deleteNamespacedConfigMap("a", "default").body(new V1DeleteOptions().propagationPolicy("Foreground")
+        core.deleteNamespacedConfigMap("a", "default").body(new V1DeleteOptions().propagationPolicy("Background")
                 .preconditions(new V1Preconditions().uid(cm.getMetadata().getUid())
                         .resourceVersion(cm.getMetadata().getResourceVersion()))).execute();
         expectApiError(404, () -> core.readNamespacedConfigMap("a", "default").execute());

@@ -29,53 +29,15 @@ class KubectlTest {
     @TempDir
     static Path dir;
 
-    private static String kubectl;
-    private static Path kubeconfig;
-
-    /** The outcome of one kubectl run. */
-    record Run(int exit, String out, String err) {
-        Run ok() {
-            assertEquals(0, exit, () -> "kubectl failed:\n" + out + err);
-            return this;
-        }
-    }
+    private static Kubectl kubectl;
 
     @BeforeAll
     static void findKubectl() {
-        kubectl = locate();
-        kubeconfig = kube.writeKubeconfig(dir);
+        kubectl = new Kubectl(kube.writeKubeconfig(dir), dir);
     }
 
-    private static String locate() {
-        List<String> candidates = new ArrayList<>();
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            candidates.add(d + File.separator + "kubectl");
-        }
-        candidates.add("/usr/local/bin/kubectl");
-        for (String c : candidates) {
-            if (Files.isExecutable(Path.of(c))) {
-                return c;
-            }
-        }
-        return fail("kubectl is not installed (looked on PATH and in /usr/local/bin); these tests need kubectl "
-                + "1.32 and CI installs it");
-    }
-
-    private static Run kubectl(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig.toString(), "--cache-dir",
-                dir.resolve("cache").toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().put("HOME", dir.toString());
-        pb.environment().remove("KUBECONFIG");
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail("kubectl " + String.join(" ", args) + " did not finish in 60 s");
-        }
-        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    private static Kubectl.Run kubectl(String... args) throws IOException, InterruptedException {
+        return kubectl.run(args);
     }
 
     private static Path file(String name, String yaml) throws IOException {
@@ -182,11 +144,11 @@ class KubectlTest {
     @Test
     void kubectlReportsSchemaViolationsAndUnknownFieldsOfACustomResource() throws Exception {
         kubectl("apply", "-f", crd().toString()).ok();
-        Run invalid = kubectl("apply", "-f", file("big.yaml", widget("big", 99)).toString());
+        Kubectl.Run invalid = kubectl("apply", "-f", file("big.yaml", widget("big", 99)).toString());
         assertNotEquals(0, invalid.exit());
         assertTrue(invalid.err().contains("The Widget \"big\" is invalid: spec.size: Invalid value: 99: spec.size in "
                 + "body should be less than or equal to 10"), invalid.err());
-        Run unknown = kubectl("apply", "-f", file("odd.yaml", widget("odd", 1) + "  extra: 1\n").toString());
+        Kubectl.Run unknown = kubectl("apply", "-f", file("odd.yaml", widget("odd", 1) + "  extra: 1\n").toString());
         assertNotEquals(0, unknown.exit());
         assertTrue(unknown.err().contains("unknown field \"spec.extra\""), unknown.err());
     }
@@ -227,7 +189,7 @@ class KubectlTest {
                 "jsonpath={.data.password} {.type}").ok().out());
         assertEquals("robot", kubectl("get", "serviceaccount", "robot", "-n", "imperative", "-o",
                 "jsonpath={.metadata.name}").ok().out());
-        Run deployment = kubectl("create", "deployment", "web", "-n", "imperative", "--image=nginx:1.27");
+        Kubectl.Run deployment = kubectl("create", "deployment", "web", "-n", "imperative", "--image=nginx:1.27");
         assertNotEquals(0, deployment.exit());
         assertTrue(deployment.err().contains("kubectl apply -f"), deployment.err());
     }
@@ -244,7 +206,7 @@ class KubectlTest {
                 throw new IllegalStateException(e);
             }
         });
-        Run watch = kubectl("get", "widgets", "-w", "--request-timeout=3s");
+        Kubectl.Run watch = kubectl("get", "widgets", "-w", "--request-timeout=3s");
         writer.join();
         assertTrue(watch.out().lines().anyMatch(l -> l.matches("watched\\s+5\\s+\\d+s")), watch.out() + watch.err());
     }
