@@ -19,6 +19,7 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
+import io.tenantplane.plan.PodLifecycle;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.transform.SyncRules;
@@ -193,6 +194,7 @@ final class Converger {
             Plan plan = planner.plan(snapshot);
             apply(plan, snapshot);
             flowBack(tenantObjects);
+            finalizePods(tenantObjects, hostObjects);
             tendNodeMirrors(podsListed ? tenantObjects : null);
             return List.copyOf(outcomes);
         }
@@ -218,7 +220,10 @@ final class Converger {
                             && ref.hostName().equals(d.host().name()))
                     .toList();
             apply(new Plan(mine), snapshot);
-            flowBack(tenantObjects.stream().filter(o -> ref.kind().equals(Json.string(o, "kind"))).toList());
+            List<JsonObject> ofKind = tenantObjects.stream().filter(o -> ref.kind().equals(Json.string(o, "kind")))
+                    .toList();
+            flowBack(ofKind);
+            finalizePods(ofKind, hostObjects);
             return List.copyOf(outcomes);
         }
 
@@ -264,6 +269,28 @@ final class Converger {
             outcomes.add(o);
             kindScope.decision(o);
             observer.decision(key, o);
+        }
+
+        /**
+         * The kubelet's confirmation for tenant Pods whose host copy is gone ({@link PodLifecycle}). Private tenants
+         * run real kubelets (their agents), which confirm their own Pods.
+         */
+        private void finalizePods(List<JsonObject> tenantObjects, List<JsonObject> hostObjects) {
+            if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
+                return;
+            }
+            List<Decision> finalizations = PodLifecycle.finalizations(tenant, hostNs, tenantObjects, hostObjects);
+            if (finalizations.isEmpty()) {
+                return;
+            }
+            Observer.PassScope kindScope = scope.kind("Pod");
+            try {
+                for (Decision d : finalizations) {
+                    report(tenantApplier.apply(d, null), kindScope);
+                }
+            } finally {
+                kindScope.close();
+            }
         }
 
         /** Host status back to the tenant (kinds with {@code fromHost: status}); Pods also get bound to nodes. */
@@ -322,14 +349,27 @@ final class Converger {
         }
 
         private void copyStatus(String kind, JsonObject tenantObject, JsonObject host, Observer.PassScope kindScope) {
-            JsonElement hostStatus = host.get("status");
-            if (hostStatus == null || !hostStatus.isJsonObject()
-                    || Objects.equals(hostStatus, tenantObject.get("status"))) {
+            JsonElement fromHost = host.get("status");
+            if (fromHost == null || !fromHost.isJsonObject()) {
+                return;
+            }
+            JsonObject hostStatus = fromHost.getAsJsonObject().deepCopy();
+            if (kind.equals("Pod")) {
+                // The tenant API computed the Pod's QoS class from the tenant's spec and, from Kubernetes 1.32, refuses
+                // a status write that changes it; the host's class (of the transformed spec) stays on the host.
+                JsonElement own = Json.object(tenantObject, "status") == null ? null
+                        : Json.object(tenantObject, "status").get("qosClass");
+                hostStatus.remove("qosClass");
+                if (own != null) {
+                    hostStatus.add("qosClass", own.deepCopy());
+                }
+            }
+            if (Objects.equals(hostStatus, tenantObject.get("status"))) {
                 return;
             }
             JsonObject desired = tenantObject.deepCopy();
-            desired.add("status", hostStatus.deepCopy());
-            String phase = Json.string(hostStatus.getAsJsonObject(), "phase");
+            desired.add("status", hostStatus);
+            String phase = Json.string(hostStatus, "phase");
             Decision d = new Decision(Action.UPDATE, kind, source(tenantObject), hostRef(host), STATUS_FROM_HOST,
                     describe(tenantObject) + " takes the status of its host copy " + where(host)
                             + (phase == null ? "" : " (phase " + phase + ")"),

@@ -10,6 +10,7 @@ import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
@@ -100,7 +101,13 @@ final class Provisioner {
     /** The isolation boundary, then the control plane, in apply order. */
     static List<JsonObject> render(TenantCluster tc, IsolationProfile profile) {
         List<JsonObject> out = new ArrayList<>(new IsolationRenderer().render(tc, profile));
-        out.addAll(new ControlPlaneRenderer().render(tc));
+        ControlPlaneRenderer controlPlane = new ControlPlaneRenderer();
+        out.addAll(controlPlane.render(tc));
+        if (tc.mode() == TenantCluster.Mode.PRIVATE) {
+            // A tenant created in private mode runs its workloads on its own agents from the start, as one that
+            // migrated there does.
+            out.addAll(new Agents(controlPlane).render(tc, tc.hostNamespace()));
+        }
         return List.copyOf(out);
     }
 

@@ -243,16 +243,21 @@ public final class Applier {
                 yield rest.call("PUT", kind.objectPath(t.namespace(), t.name()), query(), body);
             }
             case DELETE -> rest.call("DELETE", kind.objectPath(t.namespace(), t.name()), Map.of(),
-                    deleteOptions(d.observed()));
+                    deleteOptions(d.observed(), d.desired()));
             default -> throw new IllegalStateException("not a write: " + d.action());
         };
     }
 
-    private static JsonObject deleteOptions(JsonObject observed) {
+    /** DeleteOptions: background propagation, the observed object's uid and resourceVersion as preconditions, and
+     * the {@code gracePeriodSeconds} a Delete decision carries in its {@code desired} (Pods). */
+    private static JsonObject deleteOptions(JsonObject observed, JsonObject desired) {
         JsonObject options = new JsonObject();
         options.addProperty("apiVersion", "v1");
         options.addProperty("kind", "DeleteOptions");
         options.addProperty("propagationPolicy", "Background");
+        if (desired != null && desired.has("gracePeriodSeconds")) {
+            options.add("gracePeriodSeconds", desired.get("gracePeriodSeconds").deepCopy());
+        }
         if (observed != null) {
             JsonObject pre = new JsonObject();
             String uid = Json.string(observed, "metadata", "uid");

@@ -248,6 +248,16 @@ public final class ControlPlaneRenderer {
                 svc + "." + n.namespace() + ".svc.cluster.local")) {
             a.add("--tls-san=" + san);
         }
+        TenantCluster.ControlPlane cp = tc.withDefaults().spec().controlPlane();
+        if (cp.datastore().type() == DatastoreType.ETCD) {
+            // Replicas join replica 0 at its stable name (etcdStartScript), and etcd peers talk by these names: each
+            // must be in every server's certificate, or the join fails TLS verification.
+            for (int i = 0; i < cp.replicas(); i++) {
+                String peer = n.statefulSet() + "-" + i + "." + n.headlessService() + "." + n.namespace() + ".svc";
+                a.add("--tls-san=" + peer);
+                a.add("--tls-san=" + peer + ".cluster.local");
+            }
+        }
         boolean hostRunsPods = tc.mode() != Mode.PRIVATE;
         a.add("--disable=traefik,servicelb,metrics-server,local-storage" + (hostRunsPods ? ",coredns" : ""));
         a.add("--disable-cloud-controller");

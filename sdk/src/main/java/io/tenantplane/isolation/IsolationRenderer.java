@@ -4,6 +4,7 @@ import static io.tenantplane.json.Build.arr;
 import static io.tenantplane.json.Build.obj;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.IsolationProfile;
@@ -197,7 +198,41 @@ public final class IsolationRenderer {
         if (!n.ingressFromCIDRs().isEmpty() || !n.ingressFromNamespaces().isEmpty() || !n.egressToCIDRs().isEmpty()) {
             out.add(extra(c, n));
         }
+        if (c.tc.mode() == Mode.PRIVATE) {
+            out.add(agents(c));
+        }
         return out;
+    }
+
+    /**
+     * Private mode: what the tenant's k3s agents need and nothing more, whatever the profile says of workloads:
+     * their tenant API (to register and run pods), the cluster resolver (to find it), and the API server's calls to
+     * their kubelets (logs, exec, port-forward).
+     */
+    private static JsonObject agents(Context c) {
+        JsonObject controlPlane = obj(
+                "namespaceSelector", obj("matchLabels", Map.of("kubernetes.io/metadata.name", c.tc.namespace())),
+                "podSelector", obj("matchLabels", ControlPlaneRenderer.selectorLabels(c.tenant)));
+        JsonObject kubeSystem = obj("namespaceSelector", obj("matchLabels",
+                Map.of("kubernetes.io/metadata.name", "kube-system")));
+        Map<String, String> agentLabels = new LinkedHashMap<>();
+        agentLabels.put(ReverseMapping.TENANT, c.tenant);
+        agentLabels.put(ControlPlaneRenderer.COMPONENT_LABEL, Agents.COMPONENT);
+        JsonObject np = obj("apiVersion", "networking.k8s.io/v1", "kind", "NetworkPolicy",
+                "metadata", c.metadata(c.tenant + "-agents", "tenant " + c.tenant + "'s k3s agents (private "
+                        + "mode) may reach their tenant API (port " + ControlPlaneRenderer.API_PORT + " in namespace "
+                        + c.tc.namespace() + ") and cluster DNS, and take the API server's kubelet calls (port "
+                        + "10250); nothing else"),
+                "spec", obj("podSelector", obj("matchLabels", agentLabels),
+                        "policyTypes", arr("Ingress", "Egress"),
+                        "ingress", arr(obj("from", arr(controlPlane),
+                                "ports", arr(obj("protocol", "TCP", "port", 10250)))),
+                        "egress", arr(obj("to", arr(controlPlane),
+                                        "ports", arr(obj("protocol", "TCP", "port", ControlPlaneRenderer.API_PORT))),
+                                obj("to", arr(kubeSystem),
+                                        "ports", arr(obj("protocol", "UDP", "port", 53),
+                                                obj("protocol", "TCP", "port", 53))))));
+        return np;
     }
 
     private static JsonObject allowance(Context c, Allowance a) {

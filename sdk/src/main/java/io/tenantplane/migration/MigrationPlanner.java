@@ -3,6 +3,7 @@ package io.tenantplane.migration;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
@@ -16,6 +17,7 @@ import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.PodLifecycle;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.transform.PodSecurityLevel;
@@ -319,6 +321,13 @@ public final class MigrationPlanner {
         private MigrationStep move(World w) {
             List<Batch> batches = new ArrayList<>();
             Set<String> agentNodes = agentNodes(w);
+            // Tenant Pods that were moved away (deleted) wait in Terminating for a kubelet; those outside the agents
+            // have none: once their host copy is gone they are finalized, as that kubelet would.
+            List<StepDecision> finalize = finalizations(w, agentNodes);
+            if (!finalize.isEmpty()) {
+                w.applyAll(finalize);
+                batches.add(new Batch(finalize, List.of()));
+            }
             if (target != Mode.PRIVATE) {
                 List<StepDecision> sync = syncTarget(w, agentNodes);
                 w.applyAll(sync);
@@ -351,6 +360,26 @@ public final class MigrationPlanner {
                                     + (target == Mode.PRIVATE ? "the tenant's scheduler places it on an agent"
                                     : "tenantplane syncs it to " + tns)
                                     + "; the next Pod of that owner goes only when this one's replacement is Ready"));
+                    String hostPod = HostNames.hostName(name(pod), Json.string(pod, "metadata", "namespace"), tenant);
+                    JsonObject copy = target != Mode.PRIVATE ? null
+                            : w.host("Pod", cns, hostPod) != null ? w.host("Pod", cns, hostPod)
+                            : w.host("Pod", own, hostPod);
+                    if (copy != null && ours(copy)) {
+                        // The copy stops with the tenant Pod's grace period; the tenant Pod is finalized once it is
+                        // gone.
+                        JsonObject options = new JsonObject();
+                        JsonElement grace = Json.object(pod, "spec") == null ? null
+                                : Json.object(pod, "spec").get("terminationGracePeriodSeconds");
+                        options.addProperty("gracePeriodSeconds", grace == null || grace.isJsonNull() ? 30
+                                : grace.getAsLong());
+                        StepDecision d = hostDelete(copy, "RescheduleOnAgents", "host copy of Pod "
+                                + Json.string(pod, "metadata", "namespace") + "/" + name(pod) + ": stops with the "
+                                + "tenant Pod's grace period (" + options.get("gracePeriodSeconds") + " s); the tenant "
+                                + "Pod is finalized once it is gone");
+                        evictions.add(new StepDecision(d.api(), new Decision(Action.DELETE, "Pod",
+                                d.decision().source(), d.decision().host(), d.decision().reason(),
+                                d.decision().message(), options, copy)));
+                    }
                 }
                 w.applyAll(evictions);
                 List<Wait> waits = new ArrayList<>();
@@ -600,7 +629,7 @@ public final class MigrationPlanner {
             Set<String> agentNodes = agentNodes(w);
             List<String> pending = new ArrayList<>();
             for (JsonObject pod : sortedByName(w.tenantOfKind("Pod"))) {
-                if (terminal(pod) || oldPod(pod, agentNodes)) {
+                if (terminal(pod) || oldPod(pod, agentNodes) || terminating(pod)) {
                     continue;
                 }
                 if (!onNodes(pod, agentNodes) || !runningAndReady(pod)) {
@@ -653,6 +682,31 @@ public final class MigrationPlanner {
         }
 
         // ---- pods ------------------------------------------------------------------------------------------------
+
+        private static boolean terminating(JsonObject pod) {
+            return Json.object(pod, "metadata") != null && pod.getAsJsonObject("metadata").has("deletionTimestamp");
+        }
+
+        /**
+         * The kubelet duty while moving: tenant Pods being deleted that are bound to a node no kubelet of the tenant
+         * serves (a node mirror, not an agent) and whose host copy is gone ({@link PodLifecycle}).
+         */
+        private List<StepDecision> finalizations(World w, Set<String> agentNodes) {
+            List<JsonObject> pods = w.tenantOfKind("Pod").stream()
+                    .filter(p -> !agentNodes.contains(Json.string(p, "spec", "nodeName"))).toList();
+            // A copy may be in the shared namespace or in the tenant's own one: a Pod is finalized when it has none.
+            Set<String> inOwn = new java.util.HashSet<>();
+            for (Decision d : PodLifecycle.finalizations(tenant, own, pods, w.hostIn(own))) {
+                inOwn.add(Json.string(d.observed(), "metadata", "uid"));
+            }
+            List<StepDecision> out = new ArrayList<>();
+            for (Decision d : PodLifecycle.finalizations(tenant, cns, pods, w.hostIn(cns))) {
+                if (inOwn.contains(Json.string(d.observed(), "metadata", "uid"))) {
+                    out.add(new StepDecision(StepDecision.Api.TENANT, d));
+                }
+            }
+            return out;
+        }
 
         /** Tenant Pods that run in the old place and must be rescheduled: on agents (leaving private) or on host nodes. */
         private List<JsonObject> oldPods(World w) {

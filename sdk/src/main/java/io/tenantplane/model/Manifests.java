@@ -112,6 +112,7 @@ public final class Manifests {
      */
     public static List<LoadedObject> parse(String text, Path file) {
         String t = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        refuseOversizedDocuments(t, file);
         if (file.getFileName() != null && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json")) {
             return parseJson(t, file);
         }
@@ -195,6 +196,71 @@ public final class Manifests {
         return "check the indentation and quoting around that line";
     }
 
+    /**
+     * The most a Kubernetes API server takes in one request ({@code --max-request-body-bytes}, 3 MiB): kubectl sends
+     * each document (each item of a List) in a request of its own, so no single one may be larger.
+     */
+    public static final int MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+    /** The most etcd stores as one object by default ({@code --max-request-bytes}, 1.5 MiB). */
+    public static final int MAX_OBJECT_BYTES = 1536 * 1024;
+
+    /**
+     * Refuses, before any parsing, a document larger than an API server takes in one request, in one linear pass
+     * over the text (YAML documents split at lines starting with {@code ---}); parsing and planning such input would
+     * cost far more than the answer is worth.
+     */
+    private static void refuseOversizedDocuments(String text, Path file) {
+        if (text.length() <= MAX_REQUEST_BYTES / 4) {
+            return;  // at most 4 bytes per char in UTF-8: small enough whatever it holds
+        }
+        boolean json = file.getFileName() != null
+                && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+        int start = 0;
+        int document = 1;
+        int line = 1;
+        int startLine = 1;
+        for (int i = 0; i <= text.length(); i++) {
+            boolean end = i == text.length();
+            boolean separator = !json && !end && (i == 0 || text.charAt(i - 1) == '\n') && text.startsWith("---", i)
+                    && (i + 3 == text.length() || Character.isWhitespace(text.charAt(i + 3)));
+            if (end || separator) {
+                long bytes = utf8Length(text, start, i);
+                if (bytes > MAX_REQUEST_BYTES) {
+                    throw new ManifestException(file, startLine, (json ? "the file" : "document " + document) + " is "
+                            + bytes + " bytes; a Kubernetes API server takes at most " + MAX_REQUEST_BYTES
+                            + " bytes (3 MiB) in one request and stores at most " + MAX_OBJECT_BYTES + " bytes (1.5 MiB) "
+                            + "per object: split it or keep large data out of the manifest");
+                }
+                if (separator) {
+                    start = i;
+                    startLine = line;
+                    document++;
+                }
+            }
+            if (!end && text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+    }
+
+    private static long utf8Length(String s, int from, int to) {
+        long n = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            n += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return n;
+    }
+
+    private static void refuseOversizedObject(JsonObject o, Path file, int line, String what) {
+        long bytes = Json.gson().toJson(o).getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > MAX_OBJECT_BYTES) {
+            throw new ManifestException(file, line, what + " (" + Json.string(o, "kind") + " "
+                    + Json.string(o, "metadata", "name") + ") is " + bytes + " bytes as JSON; a Kubernetes API server "
+                    + "stores at most " + MAX_OBJECT_BYTES + " bytes (1.5 MiB) per object: keep large data out of it");
+        }
+    }
+
     private static void addDocument(JsonElement e, Path file, int index, int line, List<LoadedObject> out) {
         if (e.isJsonNull()) {
             return;
@@ -215,11 +281,14 @@ public final class Manifests {
                             + (index + 1) + " is " + Structure.describe(a.get(i)) + ", not a Kubernetes object");
                 }
                 requireIdentity(a.get(i).getAsJsonObject(), file, line, "item " + i + " of document " + (index + 1));
+                refuseOversizedObject(a.get(i).getAsJsonObject(), file, line, "item " + i + " of document "
+                        + (index + 1));
                 out.add(new LoadedObject(file, index, a.get(i).getAsJsonObject()));
             }
             return;
         }
         requireIdentity(o, file, line, "document " + (index + 1));
+        refuseOversizedObject(o, file, line, "document " + (index + 1));
         out.add(new LoadedObject(file, index, o));
     }
 

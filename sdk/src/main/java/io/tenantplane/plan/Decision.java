@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param host     the host object this is about
  * @param reason   a stable machine reason in CamelCase, e.g. {@code NotOnHost}, {@code DriftCorrected}
  * @param message  a human sentence explaining the decision
- * @param desired  the host object to write ({@code Create}/{@code Update}/{@code Unchanged}); null otherwise
+ * @param desired  the host object to write ({@code Create}/{@code Update}/{@code Unchanged}); for a {@code Delete},
+ *                 null or the delete options to send ({@code gracePeriodSeconds} for Pods); null otherwise
  * @param observed the host object as read ({@code Update}/{@code Unchanged}/{@code Delete}/{@code Conflict});
  *                 null when absent. Its {@code metadata.resourceVersion} and {@code uid} are the preconditions of the write.
  */

@@ -1,5 +1,6 @@
 package io.tenantplane.plan;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.LabelSelector;
@@ -231,6 +232,9 @@ public final class Planner {
             HostKey key = new HostKey(src.kind(), src.virtualNamespace() == null ? null : s.hostNamespace(), hostName);
             String what = src.describe();
             if (Json.string(o, "metadata", "deletionTimestamp") != null) {
+                if (src.kind().equals("Pod")) {
+                    return terminatingPod(o, src, key);
+                }
                 return noWant(src, key, Action.SKIP, Reasons.SOURCE_TERMINATING,
                         what + " is being deleted in the tenant; it gets no host copy", Reasons.SOURCE_DELETED);
             }
@@ -305,6 +309,35 @@ public final class Planner {
                 out.add(new Decision(action, src.kind(), sourceRef(src), hostRef(key), reason, message + suffix,
                         null, ours ? observed : null));
             }
+            return null;
+        }
+
+        /**
+         * A tenant Pod being deleted: its host copy is deleted with the tenant's grace period (so the containers get
+         * the same time to stop as in a real cluster), once; while the host copy terminates nothing more is written.
+         */
+        private Want terminatingPod(JsonObject o, TenantObjectRef src, HostKey key) {
+            Host host = hostByKey.get(key);
+            JsonObject observed = host == null ? null : host.object;
+            String what = src.describe();
+            if (observed == null || !ownedFor(observed, src)) {
+                return noWant(src, key, Action.SKIP, Reasons.SOURCE_TERMINATING,
+                        what + " is being deleted in the tenant; it gets no host copy", null);
+            }
+            host.claimed = true;
+            JsonElement grace = Json.child(o, "metadata").get("deletionGracePeriodSeconds");
+            long seconds = grace == null || grace.isJsonNull() ? 0 : Math.max(0, grace.getAsLong());
+            if (Json.string(observed, "metadata", "deletionTimestamp") != null) {
+                out.add(new Decision(Action.UNCHANGED, src.kind(), sourceRef(src), hostRef(key),
+                        Reasons.HOST_COPY_TERMINATING, what + " is being deleted in the tenant; its host copy "
+                                + where(key) + " is terminating already", null, observed));
+                return null;
+            }
+            JsonObject options = new JsonObject();
+            options.addProperty("gracePeriodSeconds", seconds);
+            out.add(new Decision(Action.DELETE, src.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_DELETED,
+                    what + " is being deleted in the tenant; its host copy " + where(key) + " is deleted with the "
+                            + "same grace period (" + seconds + " s)", options, observed));
             return null;
         }
 

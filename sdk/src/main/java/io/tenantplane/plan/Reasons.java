@@ -33,6 +33,17 @@ public final class Reasons {
     /** Skip: the tenant object is being deleted and has no host copy. */
     public static final String SOURCE_TERMINATING = "SourceTerminating";
     /**
+     * Unchanged: the tenant Pod is being deleted and its host copy is already terminating with the grace period the
+     * tenant asked for; the host's kubelet finishes it.
+     */
+    public static final String HOST_COPY_TERMINATING = "HostCopyTerminating";
+    /**
+     * Delete (tenant side): a tenant Pod being deleted whose host copy is gone is deleted with grace period 0, as its
+     * kubelet would confirm it; without this the tenant Pod would wait in Terminating for a kubelet that does not
+     * exist.
+     */
+    public static final String POD_FINALIZED = "PodFinalized";
+    /**
      * Delete: a tenant Node that mirrors a host node has no tenant Pod bound to it any more (the host node was removed,
      * or the tenant's pods moved away); the full pass removes the mirror.
      */

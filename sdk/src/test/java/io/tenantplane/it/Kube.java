@@ -74,8 +74,13 @@ final class Kube {
                 Map.of(), o), "update");
     }
 
+    /**
+     * Writes {@code o}'s status. A Pod keeps the QoS class the server computed, as a kubelet's status manager does:
+     * the API server refuses a status write that changes it.
+     */
     JsonObject updateStatus(JsonObject o) {
         ResourceKind k = kindOf(o);
+        keepQosClass(this, o);
         return ok(call("PUT", k.objectPath(Json.string(o, "metadata", "namespace"),
                 Json.string(o, "metadata", "name")) + "/status", Map.of(), o), "update status");
     }
@@ -85,6 +90,18 @@ final class Kube {
         if (r.code() != 404) {
             ok(r, "delete");
         }
+    }
+
+    /**
+     * Deletes a Pod with grace period 0 and its uid as precondition: what a kubelet does once the containers of a pod
+     * being deleted have stopped.
+     */
+    void confirmPodDeletion(JsonObject pod) {
+        JsonObject options = json("""
+                {"apiVersion":"v1","kind":"DeleteOptions","gracePeriodSeconds":0,"preconditions":{"uid":"%s"}}"""
+                .formatted(Json.string(pod, "metadata", "uid")));
+        ok(call("DELETE", kind("Pod").objectPath(Json.string(pod, "metadata", "namespace"),
+                Json.string(pod, "metadata", "name")), Map.of(), options), "confirm deletion");
     }
 
     /** Binds a pod to a node, as a scheduler does. */
@@ -123,5 +140,14 @@ final class Kube {
         } catch (ApiException | IOException e) {
             throw new AssertionError(method + " " + path + " failed", e);
         }
+    }
+
+    static void keepQosClass(Kube kube, JsonObject pod) {
+        if (!"Pod".equals(Json.string(pod, "kind")) || Json.string(pod, "status", "qosClass") != null) {
+            return;
+        }
+        kube.get("Pod", Json.string(pod, "metadata", "namespace"), Json.string(pod, "metadata", "name"))
+                .map(current -> Json.string(current, "status", "qosClass"))
+                .ifPresent(q -> Json.child(pod, "status").addProperty("qosClass", q));
     }
 }

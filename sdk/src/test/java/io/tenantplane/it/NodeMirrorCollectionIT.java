@@ -1,6 +1,7 @@
 package io.tenantplane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +12,7 @@ import io.tenantplane.apply.Outcome;
 import io.tenantplane.json.Json;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.testkit.FaultRule;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +66,39 @@ class NodeMirrorCollectionIT {
         dev.require("Node", null, "worker-2");
     }
 
+    /**
+     * Deletes tenant Pods as a user does and lets the deletion finish: bound to a mirror, each waits in Terminating;
+     * the first pass deletes its host copy with the same grace period, the host's kubelet confirms that (by hand here:
+     * this host has no kubelet), and the next pass finalizes the tenant Pod as the mirrored node's kubelet would.
+     */
+    private void deleteAndLetFinish(String... pods) {
+        for (String pod : pods) {
+            dev.delete("Pod", "default", pod);
+            assertNotNull(Json.string(dev.require("Pod", "default", pod), "metadata", "deletionTimestamp"),
+                    "a bound Pod waits in Terminating for its kubelet");
+        }
+        ConvergenceReport first = plane.converge(live.key("dev"));
+        for (String pod : pods) {
+            String hostName = pod + "-x-default-x-dev";
+            Decision hostDelete = first.decisions().stream().filter(d -> d.kind().equals("Pod")
+                    && d.action() == Action.DELETE && d.host() != null && hostName.equals(d.host().name()))
+                    .findFirst().orElseThrow();
+            assertEquals(30, hostDelete.desired().get("gracePeriodSeconds").getAsInt(), "the tenant's grace period");
+            JsonObject copy = live.hostKube.require("Pod", live.namespace, hostName);
+            assertNotNull(Json.string(copy, "metadata", "deletionTimestamp"), "the host copy terminates gracefully");
+            assertTrue(dev.get("Pod", "default", pod).isPresent(), "the tenant Pod waits for its host copy");
+            live.hostKube.confirmPodDeletion(copy);
+        }
+
+        ConvergenceReport second = plane.converge(live.key("dev"));
+
+        for (String pod : pods) {
+            assertTrue(second.decisions().stream().anyMatch(d -> d.reason().equals(Reasons.POD_FINALIZED)
+                    && d.action() == Action.DELETE && pod.equals(d.source().name())), second.decisions()::toString);
+            assertTrue(dev.get("Pod", "default", pod).isEmpty(), "finalized as its kubelet would");
+        }
+    }
+
     private static List<Decision> nodeDecisions(ConvergenceReport r, Action action) {
         return r.decisions().stream().filter(d -> d.kind().equals("Node") && d.action() == action).toList();
     }
@@ -72,7 +107,7 @@ class NodeMirrorCollectionIT {
     void aMirrorWhoseLastPodIsGoneIsDeletedOnTheNextPassWhileAUsedMirrorIsKept() {
         twoPodsOnTwoMirroredNodes();
         JsonObject worker2 = dev.require("Node", null, "worker-2");
-        dev.delete("Pod", "default", "api");
+        deleteAndLetFinish("api");
 
         ConvergenceReport r = plane.converge(live.key("dev"));
 
@@ -99,7 +134,7 @@ class NodeMirrorCollectionIT {
         twoPodsOnTwoMirroredNodes();
         // The host node goes away with its pods; the tenant's controllers (or the user) delete the tenant Pod.
         live.hostKube.delete("Node", null, "worker-2");
-        dev.delete("Pod", "default", "api");
+        deleteAndLetFinish("api");
 
         ConvergenceReport r = plane.converge(live.key("dev"));
 
@@ -122,8 +157,7 @@ class NodeMirrorCollectionIT {
                   "labels":{"tenantplane.io/managed-by":"tenantplane"}}}"""));
         List<JsonObject> before = List.of(dev.require("Node", null, "own"), dev.require("Node", null, "half-a"),
                 dev.require("Node", null, "half-b"));
-        dev.delete("Pod", "default", "web");
-        dev.delete("Pod", "default", "api");
+        deleteAndLetFinish("web", "api");
 
         ConvergenceReport r = plane.converge(live.key("dev"));
 
@@ -141,7 +175,7 @@ class NodeMirrorCollectionIT {
     @Test
     void aFailedMirrorDeleteLosesNothingAndTheNextPassConverges() {
         twoPodsOnTwoMirroredNodes();
-        dev.delete("Pod", "default", "api");
+        deleteAndLetFinish("api");
         live.tenantServer("dev").faults().add(FaultRule.on("delete", "nodes").respond(500));
 
         ConvergenceReport failed = plane.converge(live.key("dev"));

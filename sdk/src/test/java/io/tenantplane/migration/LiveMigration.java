@@ -10,6 +10,7 @@ import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.util.ClientBuilder;
 import io.tenantplane.apply.Outcome;
 import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
@@ -23,6 +24,7 @@ import io.tenantplane.model.TenantCluster.Mode;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.testkit.KubeApiServer;
@@ -279,9 +281,11 @@ public final class LiveMigration implements AutoCloseable {
         for (JsonObject rs : list(tenant, "ReplicaSet", null)) {
             long want = rs.getAsJsonObject("spec").get("replicas").getAsLong();
             String uid = Json.string(rs, "metadata", "uid");
+            // As the ReplicaSet controller counts (FilterActivePods): Pods being deleted no longer count.
             long have = list(tenant, "Pod", null).stream().filter(p -> {
                 Map<String, String> o = MigrationPlanner.owner(p);
-                return o != null && uid.equals(o.get("uid")) && !MigrationPlanner.terminal(p);
+                return o != null && uid.equals(o.get("uid")) && !MigrationPlanner.terminal(p)
+                        && !p.getAsJsonObject("metadata").has("deletionTimestamp");
             }).count();
             for (long i = have; i < want; i++) {
                 create(tenant, pod(RS + "-r" + (++replacements), rs));
@@ -318,6 +322,15 @@ public final class LiveMigration implements AutoCloseable {
         int n = 0;
         for (String ns : namespaces) {
             for (JsonObject p : list(host, "Pod", ns)) {
+                if (p.getAsJsonObject("metadata").has("deletionTimestamp")) {
+                    // A kubelet confirms a deleted pod once its containers stopped: delete with grace 0.
+                    JsonObject options = json("""
+                            {"apiVersion":"v1","kind":"DeleteOptions","gracePeriodSeconds":0,
+                             "preconditions":{"uid":"%s"}}""".formatted(Json.string(p, "metadata", "uid")));
+                    send(host, "DELETE", kind("Pod").objectPath(ns, Json.string(p, "metadata", "name")), options);
+                    n++;
+                    continue;
+                }
                 if (!MigrationPlanner.runningAndReady(p) && Json.labels(p).containsKey(ReverseMapping.TENANT)) {
                     ready(host, p);
                     n++;
@@ -382,8 +395,8 @@ public final class LiveMigration implements AutoCloseable {
                 if (o instanceof Outcome.NotWritten && d.action().writes()) {
                     continue;
                 }
-                if (d.reason().equals("MigrationProgress")) {
-                    continue;
+                if (d.reason().equals("MigrationProgress") || d.reason().equals(Reasons.POD_FINALIZED)) {
+                    continue; // PodFinalized: the kubelet's confirmation, whose moment the host's kubelets decide
                 }
                 if (knownUids != null && d.source() != null && d.source().uid() != null
                         && !knownUids.contains(d.source().uid()) && "Pod".equals(d.kind())) {
@@ -494,6 +507,11 @@ public final class LiveMigration implements AutoCloseable {
     private static void ready(ApiClient c, JsonObject pod) {
         JsonObject status = json("""
                 {"phase":"Running","conditions":[{"type":"Ready","status":"True"}]}""");
+        // A kubelet keeps the QoS class the API server computed; a status write that changes it is refused.
+        String qos = Json.string(pod, "status", "qosClass");
+        if (qos != null) {
+            status.addProperty("qosClass", qos);
+        }
         pod.add("status", status);
         pod.addProperty("kind", "Pod");
         pod.addProperty("apiVersion", "v1");

@@ -115,4 +115,33 @@ class ManifestsTest {
         List<JsonObject> fromJson = Manifests.parse(list, Path.of("out.json")).stream().map(LoadedObject::object).toList();
         assertEquals(json, fromJson);
     }
+
+    @Test
+    void aDocumentLargerThanAnApiServerTakesIsRefusedBeforeParsingNamingTheFileTheSizeAndTheLimit() {
+        String big = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n  k: " + "x".repeat(30 << 20)
+                + "\n";
+        ManifestException e = assertThrows(ManifestException.class, () -> Manifests.parse(big, Path.of("big.yaml")));
+        assertTrue(e.getMessage().startsWith("big.yaml: line 1: document 1 is " + big.length() + " bytes"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("at most 3145728 bytes (3 MiB) in one request"), e.getMessage());
+    }
+
+    @Test
+    void manySmallDocumentsInOneLargeFileAreRead() {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            text.append("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c").append(i)
+                    .append("}\ndata: {k: ").append("y".repeat(100_000)).append("}\n");
+        }
+        assertEquals(40, Manifests.parse(text.toString(), Path.of("many.yaml")).size());
+    }
+
+    @Test
+    void anObjectLargerThanEtcdStoresIsRefusedNamingIt() {
+        String doc = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: large}\ndata:\n  k: " + "z".repeat(2 << 20)
+                + "\n";
+        ManifestException e = assertThrows(ManifestException.class, () -> Manifests.parse(doc, Path.of("l.yaml")));
+        assertTrue(e.getMessage().contains("document 1 (ConfigMap large) is 2097"), e.getMessage());
+        assertTrue(e.getMessage().contains("at most 1572864 bytes (1.5 MiB) per object"), e.getMessage());
+    }
 }

@@ -122,8 +122,14 @@ final class Kube {
                 .getRaw();
     }
 
+    /** Writes {@code o}'s status; a Pod keeps the QoS class the server computed, as a kubelet does. */
     JsonObject updateStatus(JsonObject o) {
         ResourceKind k = kind(Json.string(o, "apiVersion"), Json.string(o, "kind"));
+        if ("Pod".equals(Json.string(o, "kind")) && Json.string(o, "status", "qosClass") == null) {
+            get("Pod", Json.string(o, "metadata", "namespace"), Json.string(o, "metadata", "name"))
+                    .map(current -> Json.string(current, "status", "qosClass"))
+                    .ifPresent(q -> Json.child(o, "status").addProperty("qosClass", q));
+        }
         return ok(api(k).updateStatus(new DynamicKubernetesObject(o), x -> x.getRaw().get("status")),
                 "update status " + Json.string(o, "metadata", "name")).getRaw();
     }

@@ -1,11 +1,9 @@
-package io.tenantplane.migration;
+package io.tenantplane.controlplane;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-import io.tenantplane.controlplane.ControlPlaneNames;
-import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
@@ -24,27 +22,29 @@ import java.util.Map;
  * agents from the node mirrors of shared and dedicated mode. A k3s agent runs a kubelet and containerd, so its pod is
  * privileged: the tenant's host namespace must admit that in private mode.
  */
-final class Agents {
+public final class Agents {
 
     /** Label on the tenant Nodes the agents register, value: the tenant's name. */
-    static final String NODE_LABEL = "tenantplane.io/agent";
+    public static final String NODE_LABEL = "tenantplane.io/agent";
     /** {@value ControlPlaneRenderer#COMPONENT_LABEL} of every agent object. */
-    static final String COMPONENT = "agent";
+    public static final String COMPONENT = "agent";
     /** Agents per tenant. */
-    static final int REPLICAS = 2;
+    public static final int REPLICAS = 2;
 
     private final ControlPlaneRenderer controlPlane;
 
-    Agents(ControlPlaneRenderer controlPlane) {
+    /** @param controlPlane the renderer whose k3s image (and version pin) the agents share */
+    public Agents(ControlPlaneRenderer controlPlane) {
         this.controlPlane = controlPlane;
     }
 
-    static String name(String tenant) {
+    /** The name of the agents' StatefulSet, ServiceAccount, Role and RoleBinding: {@code <tenant>-agent}. */
+    public static String name(String tenant) {
         return tenant + "-agent";
     }
 
     /** The agent objects for {@code tc}, whose workloads run in {@code hostNamespace}. */
-    List<JsonObject> render(TenantCluster tc, String hostNamespace) {
+    public List<JsonObject> render(TenantCluster tc, String hostNamespace) {
         TenantCluster d = tc.withDefaults();
         ControlPlaneNames n = ControlPlaneNames.of(d);
         String t = d.tenant();
