@@ -20,6 +20,11 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.PodLifecycle;
+import java.time.Clock;
+import io.tenantplane.transform.Transformer;
+import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.apply.TokenRequests;
+import io.tenantplane.plan.TenantTokens;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.transform.SyncRules;
@@ -69,8 +74,10 @@ final class Converger {
     private final Applier hostApplier;
     private final Function<ApiClient, Applier> appliers;
     private final Observer observer;
+    private final Clock clock;
 
-    Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer) {
+    Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock) {
+        this.clock = clock;
         this.hostReader = new Reader(host);
         this.hostResources = Resources.of(host);
         this.appliers = appliers;
@@ -126,6 +133,16 @@ final class Converger {
      * The policy a pass follows: the tenant's, except in private mode, where nothing is synced (the tenant's own
      * agents run its workloads), so that a pass only collects host copies left in its namespace.
      */
+    /** Where tenant pods reach their tenant API ({@link Options#tenantApi}), from the tenant API Service on the host. */
+    private TransformOptions.TenantApi tenantApi(TenantContext ctx) {
+        if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
+            return null;
+        }
+        ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
+        return hostReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(), ctx.cluster().namespace(),
+                n.apiService()).map(svc -> Options.tenantApi(ctx.cluster(), List.of(svc))).orElse(null);
+    }
+
     static SyncPolicy syncedPolicy(TenantContext ctx) {
         if (ctx.cluster().mode() != TenantCluster.Mode.PRIVATE) {
             return ctx.policy();
@@ -146,18 +163,20 @@ final class Converger {
         private final Reader tenantReader;
         private final Resources tenantResources;
         private final Applier tenantApplier;
+        private final ApiClient tenantClient;
         private final Observer.PassScope scope;
         private final List<Outcome> outcomes = new ArrayList<>();
         private final Map<String, Boolean> mirroredNodes = new HashMap<>();
 
         Pass(TenantContext ctx, ApiClient tenantClient, Observer.PassScope scope) {
             this.ctx = ctx;
+            this.tenantClient = tenantClient;
             this.key = ctx.key();
             this.tenant = ctx.tenant();
             this.hostNs = ctx.hostNamespace();
             this.policy = syncedPolicy(ctx);
             this.rules = SyncRules.of(policy);
-            this.options = Options.from(ctx.cluster(), ctx.profile(), policy);
+            this.options = Options.from(ctx.cluster(), ctx.profile(), policy).withTenantApi(tenantApi(ctx));
             this.tenantReader = new Reader(tenantClient);
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
@@ -192,7 +211,11 @@ final class Converger {
             }
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, options, tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);
+            TenantTokens.Result tokens = TenantTokens.plan(tenant, hostNs, plan, tenantObjects, hostObjects,
+                    hostObjects, clock.instant(), true);
+            issueTokens(tokens.issues());
             apply(plan, snapshot);
+            applyAll(tokens.deletes());
             flowBack(tenantObjects);
             finalizePods(tenantObjects, hostObjects);
             tendNodeMirrors(podsListed ? tenantObjects : null);
@@ -219,6 +242,12 @@ final class Converger {
                     .filter(d -> d.kind().equals(ref.kind()) && d.host() != null
                             && ref.hostName().equals(d.host().name()))
                     .toList();
+            if (ref.kind().equals("Pod") && options.tenantApi() != null) {
+                List<JsonObject> secrets = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), hostNs,
+                        Transformer.tokenSecretName(ref.hostName())).stream().toList();
+                issueTokens(TenantTokens.plan(tenant, hostNs, new Plan(mine), tenantObjects, hostObjects, secrets,
+                        clock.instant(), false).issues());
+            }
             apply(new Plan(mine), snapshot);
             List<JsonObject> ofKind = tenantObjects.stream().filter(o -> ref.kind().equals(Json.string(o, "kind")))
                     .toList();
@@ -269,6 +298,105 @@ final class Converger {
             outcomes.add(o);
             kindScope.decision(o);
             observer.decision(key, o);
+        }
+
+        /**
+         * Mints the tokens of each token Secret to write (TokenRequest on the tenant API, bound to the tenant Pod) and
+         * writes the Secret with them, the tenant API's CA and the virtual namespace, before the Pods that mount it.
+         * A token the tenant API refuses (no such ServiceAccount, say) makes that Secret a failed outcome; the Pod is
+         * still synced and its volume waits for the Secret, as a kubelet waits for a missing one.
+         */
+        private void issueTokens(List<TenantTokens.Issue> issues) {
+            if (issues.isEmpty()) {
+                return;
+            }
+            TokenRequests requests = new TokenRequests(tenantClient);
+            String ca = tenantCa();
+            Observer.PassScope kindScope = scope.kind("Secret");
+            try {
+                for (TenantTokens.Issue issue : issues) {
+                    Decision d = issue.decision();
+                    JsonObject desired = d.desired().deepCopy();
+                    JsonObject data = Json.child(desired, "data");
+                    String vns = Json.string(issue.tenantPod(), "metadata", "namespace");
+                    java.time.Instant now = clock.instant();
+                    java.time.Instant refresh = null;
+                    Outcome failed = null;
+                    for (TenantTokens.Audience a : issue.audiences()) {
+                        TokenRequests.Issued t = requests.issue(vns, issue.serviceAccount(),
+                                Json.string(issue.tenantPod(), "metadata", "name"),
+                                Json.string(issue.tenantPod(), "metadata", "uid"), a.audience(), a.expirationSeconds());
+                        if (!t.ok()) {
+                            failed = new Outcome.Failed(d, t.code(), "TokenRequestFailed", "the tenant API issued no "
+                                    + "token for ServiceAccount " + vns + "/" + issue.serviceAccount() + ": "
+                                    + t.problem(), 1);
+                            break;
+                        }
+                        data.addProperty(Transformer.tokenKey(a.audience()), base64(t.token()));
+                        // The API may shorten a token's life (--service-account-max-token-expiration), never
+                        // lengthen it: the shorter of what was asked and what was granted counts.
+                        long granted = t.expiresAt() == null ? a.expirationSeconds()
+                                : Math.max(0, java.time.Instant.parse(t.expiresAt()).getEpochSecond()
+                                        - now.getEpochSecond());
+                        java.time.Instant at = TenantTokens.refreshAt(now,
+                                now.plusSeconds(Math.min(a.expirationSeconds(), granted)));
+                        refresh = refresh == null || at.isBefore(refresh) ? at : refresh;
+                    }
+                    if (failed != null) {
+                        report(failed, kindScope);
+                        continue;
+                    }
+                    data.addProperty("ca.crt", base64(ca));
+                    data.addProperty("namespace", base64(vns));
+                    JsonObject annotations = Json.child(desired, "metadata", "annotations");
+                    annotations.addProperty(TenantTokens.REFRESH_AT, String.valueOf(refresh));
+                    annotations.addProperty(ReverseMapping.REASON, d.reason());
+                    Decision write = new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message(),
+                            desired, d.observed());
+                    report(hostApplier.apply(write, null), kindScope);
+                }
+            } finally {
+                kindScope.close();
+            }
+        }
+
+        private void applyAll(List<Decision> decisions) {
+            if (decisions.isEmpty()) {
+                return;
+            }
+            Observer.PassScope kindScope = scope.kind(decisions.get(0).kind());
+            try {
+                for (Decision d : decisions) {
+                    report(hostApplier.apply(d, null), kindScope);
+                }
+            } finally {
+                kindScope.close();
+            }
+        }
+
+        /** The tenant API's CA certificate (PEM) from the published kubeconfig; empty when it names none. */
+        private String tenantCa() {
+            ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
+            Optional<JsonObject> secret = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(),
+                    ctx.cluster().namespace(), n.kubeconfigSecret());
+            String encoded = secret.map(x -> Json.string(x, "data", ControlPlaneNames.KUBECONFIG_KEY)).orElse(null);
+            if (encoded == null) {
+                return "";
+            }
+            try {
+                String yaml = new String(java.util.Base64.getDecoder().decode(encoded),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                java.util.regex.Matcher m = java.util.regex.Pattern
+                        .compile("certificate-authority-data:\\s*([A-Za-z0-9+/=]+)").matcher(yaml);
+                return m.find() ? new String(java.util.Base64.getDecoder().decode(m.group(1)),
+                        java.nio.charset.StandardCharsets.UTF_8) : "";
+            } catch (IllegalArgumentException e) {
+                return "";
+            }
+        }
+
+        private static String base64(String s) {
+            return java.util.Base64.getEncoder().encodeToString(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
 
         /**

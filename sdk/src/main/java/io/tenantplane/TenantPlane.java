@@ -99,7 +99,7 @@ public final class TenantPlane {
                     .observer(observer).maxAttempts(attempts).backoff(initial, max).build();
             this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
             this.hostReader = new Reader(b.hostClient);
-            this.converger = new Converger(b.hostClient, appliers, observer);
+            this.converger = new Converger(b.hostClient, appliers, observer, b.clock);
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
                     .retries(attempts, initial, max).build();
             TenantConnector tenants = this.connector;
@@ -210,8 +210,8 @@ public final class TenantPlane {
 
     static Snapshot snapshot(PlanRequest r) {
         TenantCluster tc = r.tenantCluster();
-        return new Snapshot(tc.tenant(), tc.hostNamespace(), r.policy(), Options.from(tc, r.profile(), r.policy()),
-                r.tenantObjects(), r.hostObjects());
+        return new Snapshot(tc.tenant(), tc.hostNamespace(), r.policy(), Options.from(tc, r.profile(), r.policy())
+                .withTenantApi(Options.tenantApi(tc, r.hostObjects())), r.tenantObjects(), r.hostObjects());
     }
 
     // ---------------------------------------------------------------- live

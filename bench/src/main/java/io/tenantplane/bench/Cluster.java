@@ -137,6 +137,12 @@ final class Cluster {
             meta.remove(f);
         }
         c.remove("status");
+        JsonObject spec = c.getAsJsonObject("spec");
+        if ("Service".equals(Json.string(c, "kind")) && spec != null && !"None".equals(Json.string(spec, "clusterIP"))) {
+            // A user leaves the ClusterIP to the API server, which allocates it from its own range.
+            spec.remove("clusterIP");
+            spec.remove("clusterIPs");
+        }
         return c;
     }
 

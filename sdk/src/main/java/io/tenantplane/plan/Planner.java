@@ -396,6 +396,14 @@ public final class Planner {
             String desiredHash = Json.string(desired, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
             String observedHash = Json.string(observed, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
             List<Differences.Difference> diffs = Differences.of(desired, observed);
+            List<String> fixed = key.kind().equals("Pod") ? immutablePodFields(diffs) : List.of();
+            if (!fixed.isEmpty()) {
+                return new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key),
+                        Reasons.POD_SPEC_IMMUTABLE, "the host copy " + where(key) + " of " + what + " keeps the spec "
+                        + "it was created with: a Pod's spec cannot change (" + String.join(", ", fixed.subList(0,
+                        Math.min(fixed.size(), MAX_DIFFS_IN_MESSAGE))) + (fixed.size() > MAX_DIFFS_IN_MESSAGE
+                        ? ", ..." : "") + "); it gets the new one when the tenant Pod is replaced", null, observed);
+            }
             if (Objects.equals(desiredHash, observedHash)) {
                 if (diffs.isEmpty()) {
                     return new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
@@ -415,6 +423,26 @@ public final class Planner {
             return new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_CHANGED,
                     what + " changed; updating its host copy " + where(key) + ": " + detail + notes(w),
                     desired(w, Reasons.SOURCE_CHANGED), observed);
+        }
+
+        /**
+         * The spec fields among {@code diffs} that an API server refuses to change on a Pod
+         * ({@code ValidatePodUpdate}: only container images, {@code activeDeadlineSeconds}, added tolerations and
+         * removed scheduling gates may change). A host copy made by an earlier version of the transform keeps such
+         * fields; an update would only be refused.
+         */
+        private static List<String> immutablePodFields(List<Differences.Difference> diffs) {
+            List<String> out = new ArrayList<>();
+            for (Differences.Difference d : diffs) {
+                String p = d.path();
+                boolean mutable = !p.startsWith("spec") || p.matches("spec\\.(init|ephemeral)?[cC]ontainers\\[\\d+]\\.image")
+                        || p.startsWith("spec.activeDeadlineSeconds") || p.startsWith("spec.tolerations")
+                        || p.startsWith("spec.schedulingGates");
+                if (!mutable) {
+                    out.add(p);
+                }
+            }
+            return out;
         }
 
         /**

@@ -30,6 +30,11 @@ public final class Reasons {
     public static final String SELECTOR_MISMATCH = "SelectorMismatch";
     /** Skip: tenant system namespaces (kube-system, kube-public, kube-node-lease) are never synced. */
     public static final String SYSTEM_NAMESPACE = "SystemNamespace";
+    /**
+     * Unchanged: the host Pod differs from what the transform makes now in spec fields a Pod cannot change (it was
+     * made by an earlier version, or under other options); it keeps running as it is until the tenant Pod is replaced.
+     */
+    public static final String POD_SPEC_IMMUTABLE = "PodSpecImmutable";
     /** Skip: the tenant object is being deleted and has no host copy. */
     public static final String SOURCE_TERMINATING = "SourceTerminating";
     /**
@@ -87,6 +92,14 @@ public final class Reasons {
         m.put(SELECTOR_MISMATCH, "Skip or Delete: the kind's label selector does not match the object.");
         m.put(SYSTEM_NAMESPACE, "Skip or Delete: tenant system namespaces are never synced.");
         m.put(SOURCE_TERMINATING, "Skip: the tenant object is being deleted and has no host copy.");
+        m.put(HOST_COPY_TERMINATING, "Unchanged: the tenant Pod is being deleted and its host copy is terminating.");
+        m.put(POD_FINALIZED, "Delete (tenant): a tenant Pod being deleted whose host copy is gone is deleted with "
+                + "grace period 0, as its kubelet would.");
+        m.put(POD_SPEC_IMMUTABLE, "Unchanged: the host Pod keeps the spec it was created with; a Pod's spec cannot "
+                + "change.");
+        m.put(TenantTokens.ISSUED, "Create: the token Secret of a synced Pod, minted by the tenant API.");
+        m.put(TenantTokens.REFRESHED, "Update: the tokens of a synced Pod reached 80% of their life.");
+        m.put(TenantTokens.UNUSED, "Delete: no host Pod mounts the token Secret any more.");
         m.put(NODE_MIRROR_UNUSED, "Delete: a tenant Node mirroring a host node has no tenant Pod bound to it any more.");
         m.put(REFERENCES_UNSYNCED_KIND, "Skip: the object refers to a kind the SyncPolicy does not sync.");
         m.put(MANAGED_BY_HOST, "Skip: a host controller maintains the equivalent object.");

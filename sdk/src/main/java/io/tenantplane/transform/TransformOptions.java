@@ -20,10 +20,40 @@ import java.util.TreeSet;
  * @param nodeSelector        node labels every tenant pod gets (dedicated mode); they win over the pod's own
  * @param tolerations         tolerations every tenant pod gets (dedicated mode); each one a Kubernetes toleration object
  * @param keepNodeName        whether a pod's {@code spec.nodeName} is kept (otherwise the host scheduler places it)
+ * @param tenantApi           where tenant pods reach their own API on the host (the tenant API Service), or null:
+ *                            pods then get no tenant token and no tenant API address
  */
 public record TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes,
                                PodSecurityLevel podSecurity, Map<String, String> nodeSelector,
-                               List<JsonObject> tolerations, boolean keepNodeName) {
+                               List<JsonObject> tolerations, boolean keepNodeName, TenantApi tenantApi) {
+
+    /**
+     * The tenant API as a tenant pod reaches it: {@code host} is the ClusterIP of the tenant API Service on the host
+     * (then {@code kubernetes.default} and its longer names resolve to it through {@code hostAliases}) or, when the IP
+     * is not known yet (an offline plan), the Service's DNS name; {@code port} its port.
+     */
+    public record TenantApi(String host, int port) {
+        /** @throws IllegalArgumentException naming the argument when the host is blank or the port out of range */
+        public TenantApi {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("tenantApi host must not be blank");
+            }
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("tenantApi port must be within 1..65535: " + port);
+            }
+        }
+
+        /** True when {@link #host} is an IPv4 or IPv6 address (not a DNS name). */
+        public boolean isAddress() {
+            return host.matches("[0-9.]+") || host.contains(":");
+        }
+    }
+
+    /** Options without a tenant API (pods get no tenant token). */
+    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
+                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName) {
+        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, null);
+    }
 
     /**
      * @throws IllegalArgumentException when {@code hostServiceAccount} is not a valid ServiceAccount name
@@ -56,26 +86,32 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
 
     /** These options with another host ServiceAccount. */
     public TransformOptions withHostServiceAccount(String name) {
-        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName);
+        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi);
     }
 
     /** These options with other allowed Service types. */
     public TransformOptions withAllowedServiceTypes(Set<String> types) {
-        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName);
+        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi);
     }
 
     /** These options with another Pod Security level. */
     public TransformOptions withPodSecurity(PodSecurityLevel level) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi);
     }
 
     /** These options with node placement. */
     public TransformOptions withPlacement(Map<String, String> selector, List<JsonObject> podTolerations) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi);
+    }
+
+    /** These options with the tenant API tenant pods reach (null: none). */
+    public TransformOptions withTenantApi(TenantApi api) {
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
+                keepNodeName, api);
     }
 
     /** These options with {@code keepNodeName} set. */
     public TransformOptions withKeepNodeName(boolean keep) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi);
     }
 }

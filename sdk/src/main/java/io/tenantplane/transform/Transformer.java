@@ -404,10 +404,14 @@ public final class Transformer {
                 }
                 JsonObject v = ve.getAsJsonObject();
                 String vname = Json.string(v, "name");
-                if (!syncSa && isTenantTokenVolume(v)) {
+                if (!syncSa && isTenantTokenVolume(v) && options.tenantApi() == null) {
                     removedVolumes.add(vname);
                     w.notes.add("removed volume " + vname + " (the tenant API's service account token): tenant pods get "
                             + "no token on the host");
+                    continue;
+                }
+                if (!syncSa && options.tenantApi() != null && tenantTokenVolume(w, v, spec)) {
+                    kept.add(v);
                     continue;
                 }
                 podVolume(w, v, "spec.volumes[" + i + "]", syncSa);
@@ -430,6 +434,9 @@ public final class Transformer {
             }
         }
         serviceAccount(w, spec, syncSa);
+        if (!syncSa && options.tenantApi() != null) {
+            tenantApiAddress(w, spec);
+        }
         if (!spec.has("hostname") && HostNames.isDns1123Label(w.src.name())) {
             spec.addProperty("hostname", w.src.name());
         }
@@ -461,6 +468,172 @@ public final class Transformer {
             }
         }
         return null;
+    }
+
+    /** The host Secret that holds the tenant token, CA and namespace of a tenant Pod's host copy. */
+    public static String tokenSecretName(String hostPodName) {
+        return hostPodName + TOKEN_SECRET_SUFFIX;
+    }
+
+    /** Suffix of {@link #tokenSecretName}. */
+    public static final String TOKEN_SECRET_SUFFIX = "-token";
+    /** The key of a token for the tenant API's own audience in a token Secret. */
+    public static final String TOKEN_KEY = "token";
+
+    /** The key of a token for {@code audience} ({@code token} for the API's own, null audience). */
+    public static String tokenKey(String audience) {
+        return audience == null || audience.isEmpty() ? TOKEN_KEY
+                : TOKEN_KEY + "-" + HostNames.sha256Hex(audience).substring(0, 10);
+    }
+
+    /**
+     * A projected volume that carries tenant service-account tokens (the {@code kube-api-access-*} volume the tenant's
+     * admission added, or the pod's own projection with other audiences) is served from the pod's token Secret on
+     * the host: each {@code serviceAccountToken} source reads the token for its audience, {@code kube-root-ca.crt}
+     * reads the tenant API's CA; the downward API's namespace reads the virtual namespace. Returns false when the
+     * volume has no token source (it is handled as any other volume then).
+     */
+    private boolean tenantTokenVolume(Work w, JsonObject v, JsonObject spec) {
+        JsonArray sources = array(Json.object(v, "projected"), "sources");
+        if (sources == null) {
+            return false;
+        }
+        boolean token = false;
+        for (JsonElement s : sources) {
+            token |= s.isJsonObject() && s.getAsJsonObject().has("serviceAccountToken");
+        }
+        if (!token) {
+            return false;
+        }
+        String secret = tokenSecretName(w.hostName);
+        String sa = tenantServiceAccount(spec);
+        JsonArray kept = new JsonArray();
+        List<String> audiences = new ArrayList<>();
+        for (JsonElement se : sources) {
+            if (!se.isJsonObject()) {
+                kept.add(se);
+                continue;
+            }
+            JsonObject s = se.getAsJsonObject();
+            JsonObject sat = Json.object(s, "serviceAccountToken");
+            JsonObject cm = Json.object(s, "configMap");
+            if (sat != null) {
+                String audience = Json.string(sat, "audience");
+                String path = Json.string(sat, "path") == null ? TOKEN_KEY : Json.string(sat, "path");
+                audiences.add(audience == null ? "the tenant API" : audience);
+                kept.add(secretSource(secret, tokenKey(audience), path));
+            } else if (cm != null && "kube-root-ca.crt".equals(Json.string(cm, "name"))) {
+                JsonArray items = array(cm, "items");
+                String path = "ca.crt";
+                if (items != null && !items.isEmpty() && items.get(0).isJsonObject()
+                        && Json.string(items.get(0).getAsJsonObject(), "path") != null) {
+                    path = Json.string(items.get(0).getAsJsonObject(), "path");
+                }
+                kept.add(secretSource(secret, "ca.crt", path));
+            } else {
+                rewrite(w, cm, "name", "ConfigMap", "spec.volumes", ".projected.configMap.name");
+                rewrite(w, Json.object(s, "secret"), "name", "Secret", "spec.volumes", ".projected.secret.name");
+                downwardItems(w, array(Json.object(s, "downwardAPI"), "items"));
+                kept.add(s);
+            }
+        }
+        Json.child(v, "projected").add("sources", kept);
+        TransformOptions.TenantApi api = options.tenantApi();
+        w.notes.add("volume " + Json.string(v, "name") + " mounts a tenant token for ServiceAccount "
+                + w.src.virtualNamespace() + "/" + sa + " (audience " + String.join(", ", audiences)
+                + ") from host Secret " + secret + ", refreshed before 80% of its life; API at " + api.host() + ":"
+                + api.port());
+        return true;
+    }
+
+    private static JsonObject secretSource(String secret, String key, String path) {
+        JsonObject item = new JsonObject();
+        item.addProperty("key", key);
+        item.addProperty("path", path);
+        JsonArray items = new JsonArray();
+        items.add(item);
+        JsonObject ref = new JsonObject();
+        ref.addProperty("name", secret);
+        ref.add("items", items);
+        JsonObject source = new JsonObject();
+        source.add("secret", ref);
+        return source;
+    }
+
+    /** The tenant ServiceAccount a pod runs as ({@code default} when it names none). */
+    public static String tenantServiceAccount(JsonObject podSpec) {
+        String sa = podSpec == null ? null : Json.string(podSpec, "serviceAccountName");
+        if (sa == null || sa.isEmpty()) {
+            sa = podSpec == null ? null : Json.string(podSpec, "serviceAccount");
+        }
+        return sa == null || sa.isEmpty() ? "default" : sa;
+    }
+
+    /**
+     * The tenant API as a real cluster's kubelet presents the API to a pod: the {@code KUBERNETES_SERVICE_*} and
+     * {@code KUBERNETES_PORT*} variables of every container (set explicitly, so they win over the host kubelet's,
+     * which name the host API; a container's own value is kept), and {@code hostAliases} that make
+     * {@code kubernetes}, {@code kubernetes.default}, {@code kubernetes.default.svc} and
+     * {@code kubernetes.default.svc.cluster.local} the tenant API's address.
+     */
+    private void tenantApiAddress(Work w, JsonObject spec) {
+        TransformOptions.TenantApi api = options.tenantApi();
+        String port = Integer.toString(api.port());
+        String url = "tcp://" + (api.host().contains(":") ? "[" + api.host() + "]" : api.host()) + ":" + port;
+        List<String[]> vars = List.of(new String[] {"KUBERNETES_SERVICE_HOST", api.host()},
+                new String[] {"KUBERNETES_SERVICE_PORT", port}, new String[] {"KUBERNETES_SERVICE_PORT_HTTPS", port},
+                new String[] {"KUBERNETES_PORT", url}, new String[] {"KUBERNETES_PORT_" + port + "_TCP", url},
+                new String[] {"KUBERNETES_PORT_" + port + "_TCP_PROTO", "tcp"},
+                new String[] {"KUBERNETES_PORT_" + port + "_TCP_PORT", port},
+                new String[] {"KUBERNETES_PORT_" + port + "_TCP_ADDR", api.host()});
+        for (String list : List.of("initContainers", "containers")) {
+            JsonArray cs = array(spec, list);
+            for (int i = 0; cs != null && i < cs.size(); i++) {
+                if (!cs.get(i).isJsonObject()) {
+                    continue;
+                }
+                JsonObject c = cs.get(i).getAsJsonObject();
+                JsonArray env = array(c, "env");
+                if (env == null) {
+                    env = new JsonArray();
+                    c.add("env", env);
+                }
+                Set<String> named = new HashSet<>();
+                env.forEach(e -> {
+                    if (e.isJsonObject() && Json.string(e.getAsJsonObject(), "name") != null) {
+                        named.add(Json.string(e.getAsJsonObject(), "name"));
+                    }
+                });
+                for (String[] v : vars) {
+                    if (!named.contains(v[0])) {
+                        JsonObject e = new JsonObject();
+                        e.addProperty("name", v[0]);
+                        e.addProperty("value", v[1]);
+                        env.add(e);
+                    }
+                }
+            }
+        }
+        String aliases = "";
+        if (api.isAddress()) {
+            JsonArray hostAliases = array(spec, "hostAliases");
+            if (hostAliases == null) {
+                hostAliases = new JsonArray();
+                spec.add("hostAliases", hostAliases);
+            }
+            JsonArray names = new JsonArray();
+            for (String n : List.of("kubernetes", "kubernetes.default", "kubernetes.default.svc",
+                    "kubernetes.default.svc.cluster.local")) {
+                names.add(n);
+            }
+            JsonObject alias = new JsonObject();
+            alias.addProperty("ip", api.host());
+            alias.add("hostnames", names);
+            hostAliases.add(alias);
+            aliases = "; kubernetes.default(.svc(.cluster.local)) resolve to it (hostAliases)";
+        }
+        w.notes.add("containers reach the tenant API at " + api.host() + ":" + port
+                + " (KUBERNETES_SERVICE_HOST/PORT and KUBERNETES_PORT*)" + aliases);
     }
 
     private static boolean isTenantTokenVolume(JsonObject v) {

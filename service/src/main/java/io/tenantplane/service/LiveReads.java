@@ -9,6 +9,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.tenantplane.PlanRequest;
 import io.tenantplane.TenantContext;
+import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.apply.UnknownKindException;
@@ -91,6 +92,9 @@ final class LiveReads {
             get(host, hostResources.resolve(kind.apiVersion(), kind.kind()), hostNamespace, hostName)
                     .ifPresent(hostObjects::add);
         }
+        // The tenant API Service tells where the tenant's pods reach their API, as the pass reads it.
+        get(host, hostResources.resolve("v1", "Service"), ctx.cluster().namespace(),
+                ControlPlaneNames.of(ctx.cluster()).apiService()).ifPresent(hostObjects::add);
         return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
     }
 

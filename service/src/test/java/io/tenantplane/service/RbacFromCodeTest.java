@@ -466,7 +466,9 @@ class RbacFromCodeTest {
                 }
                 for (String ns : List.of(NS, "team-dev-x-prod", "team-dev-x-dev")) {
                     for (JsonObject pod : host.list("Pod", ns)) {
-                        if (pod.getAsJsonObject("spec").get("nodeName") == null) {
+                        if (pod.getAsJsonObject("metadata").has("deletionTimestamp")) {
+                            confirmDeletion(ns, pod);
+                        } else if (pod.getAsJsonObject("spec").get("nodeName") == null) {
                             bind(ns, Json.string(pod, "metadata", "name"));
                         } else if (!"Running".equals(Json.string(pod, "status", "phase"))) {
                             pod.add("status", JsonParser.parseString("""
@@ -484,6 +486,24 @@ class RbacFromCodeTest {
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    /** Deletes a pod being deleted with grace 0, as its kubelet does once the containers stopped. */
+    private void confirmDeletion(String ns, JsonObject pod) {
+        String body = """
+                {"apiVersion":"v1","kind":"DeleteOptions","gracePeriodSeconds":0,"preconditions":{"uid":"%s"}}"""
+                .formatted(Json.string(pod, "metadata", "uid"));
+        try {
+            java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                    host.url() + "/api/v1/namespaces/" + ns + "/pods/" + Json.string(pod, "metadata", "name")))
+                    .header("Content-Type", "application/json")
+                    .method("DELETE", java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -260,6 +260,9 @@ final class Store {
             if (t.isCrd()) {
                 serve(stored);
             }
+            if (t.is("", "namespaces")) {
+                defaultServiceAccount(name);
+            }
             return present(t, stored);
         } finally {
             lock.unlock();
@@ -386,6 +389,18 @@ final class Store {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The ServiceAccount {@code default} of a new namespace, as kube-controller-manager's service-account controller
+     * makes it ({@code pkg/controller/serviceaccount/serviceaccounts_controller.go}) in every cluster.
+     */
+    private void defaultServiceAccount(String namespace) {
+        ResourceType accounts = registry.find("", "v1", "serviceaccounts");
+        if (accounts == null || storage(accounts).containsKey(key(accounts, namespace, "default"))) {
+            return;
+        }
+        create(accounts, namespace, Json.object("metadata", Json.object("name", "default")), WriteOptions.defaults());
     }
 
     /** Creates the given namespaces at start, as a fresh cluster has them. */
