@@ -133,6 +133,10 @@ public final class Explainer {
      *
      * @param hostNamespace null for a cluster-scoped kind
      */
+    /** The shape of a hashed host name: at most 52 characters, '-', 10 hex digits. */
+    private static final java.util.regex.Pattern HASHED_SHAPE =
+            java.util.regex.Pattern.compile(".{1,52}-[0-9a-f]{10}");
+
     public TraceResult trace(String kind, String hostNamespace, String hostName, Collection<JsonObject> hostObjects) {
         Decision.HostRef host = new Decision.HostRef(hostNamespace, hostName);
         if (hostObjects == null || hostObjects.isEmpty()) {
@@ -144,6 +148,14 @@ public final class Explainer {
             }
             HostNames.Parts p = parts.get();
             TenantObjectRef src = new TenantObjectRef(p.tenant(), kind, p.virtualNamespace(), p.name(), null);
+            if (HASHED_SHAPE.matcher(hostName).matches()) {
+                // A hashed name (52 characters of a longer or ambiguous plain form, '-', 10 hex digits) can also
+                // split into valid parts: the name alone cannot tell which it is.
+                return new TraceResult.Unresolved(kind, host, kind + " " + where(host) + " can be read two ways: "
+                        + "as the host copy of " + src.describe() + " (a plain name), or as a hashed name (its last "
+                        + "10 characters a SHA-256 prefix) of another tenant object; trace the host object itself "
+                        + "(its annotations settle it), or check which tenants sync into " + hostNamespace);
+            }
             return new TraceResult.InferredFromName(kind, host, src, kind + " " + where(host) + " is named as the host "
                     + "copy of " + src.describe() + " (read from the name alone; ownership not verified)");
         }

@@ -406,9 +406,12 @@ public final class Planner {
             }
             if (Objects.equals(desiredHash, observedHash)) {
                 if (diffs.isEmpty()) {
+                    // Nothing is written, so the host copy keeps the reason of the write that made it: that is what
+                    // the desired object (and explain with --host) must show.
+                    String kept = Json.string(observed, "metadata", "annotations", ReverseMapping.REASON);
                     return new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
                             what + " is in sync with its host copy " + where(key),
-                            desired(w, Reasons.IN_SYNC), observed);
+                            desired(w, kept == null ? Reasons.IN_SYNC : kept), observed);
                 } else {
                     return new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,
                             "the host copy " + where(key) + " of " + what + " was edited on the host; restoring "

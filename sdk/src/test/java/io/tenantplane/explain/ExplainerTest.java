@@ -131,6 +131,34 @@ class ExplainerTest {
     }
 
     @Test
+    void anObjectInSyncShowsTheReasonItsHostCopyKeepsNotOneThatIsNeverWritten() {
+        JsonObject cm = Json.gson().fromJson("{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\","
+                + "\"namespace\":\"default\"}}", JsonObject.class);
+        var policy = io.tenantplane.plan.PlannerPropertyTestAccess.policy("ConfigMap");
+        Snapshot empty = new Snapshot("dev", "team-dev", policy, null, List.of(cm), List.of());
+        JsonObject created = new Planner().plan(empty).decisions().get(0).desired();
+        assertEquals("NotOnHost", Json.string(created, "metadata", "annotations", "tenantplane.io/reason"));
+        Snapshot withHost = new Snapshot("dev", "team-dev", policy, null, List.of(cm), List.of(created));
+
+        Decision d = explainer.explainSync(withHost, "default", "ConfigMap", "a").decision();
+
+        assertEquals(Reasons.IN_SYNC, d.reason());
+        assertEquals("NotOnHost", Json.string(d.desired(), "metadata", "annotations", "tenantplane.io/reason"),
+                "the host copy keeps the reason of the write that made it");
+    }
+
+    @Test
+    void aNameThatReadsBothAsPlainAndAsHashedIsNotAnsweredSilently() {
+        String hashed = io.tenantplane.naming.HostNames.hostName("thumbs-0-x", "default", "ops");
+        assertTrue(hashed.matches(".*-[0-9a-f]{10}"), hashed);
+        var result = explainer.trace("Pod", "team-ops", hashed, List.of());
+        assertTrue(result instanceof io.tenantplane.explain.TraceResult.Unresolved, result::toString);
+        assertTrue(result.toString().contains("can be read two ways"), result::toString);
+        var plain = explainer.trace("Pod", "team-dev", "nginx-x-default-x-dev", List.of());
+        assertTrue(plain instanceof io.tenantplane.explain.TraceResult.InferredFromName, plain::toString);
+    }
+
+    @Test
     void docsExplainEveryReason() throws IOException {
         String docs = Files.readString(Path.of("..", "docs", "explain.md"));
         for (String reason : Reasons.all().keySet()) {

@@ -184,11 +184,14 @@ final class Live implements AutoCloseable {
         return out;
     }
 
-    /** The tenant workloads of the examples. */
+    /**
+     * The tenant objects of the examples, as a tenant API holds them: what the tenant applied
+     * ({@code examples/yaml/workloads}, a Deployment among them) and the Pod its controllers made
+     * ({@code examples/yaml/tenant-api-snapshot}; the in-process tenant API runs no controllers).
+     */
     static List<JsonObject> exampleWorkloads() {
-        Path dir = EXAMPLES.resolve("workloads");
         List<JsonObject> out = new ArrayList<>();
-        for (LoadedObject lo : Manifests.read(dir)) {
+        for (LoadedObject lo : Manifests.read(EXAMPLES.resolve("workloads"), EXAMPLES.resolve("tenant-api-snapshot"))) {
             out.add(lo.object().deepCopy());
         }
         return out;

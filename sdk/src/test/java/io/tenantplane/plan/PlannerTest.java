@@ -139,9 +139,19 @@ class PlannerTest {
         }
         for (Decision d : plan.decisions()) {
             switch (d.action()) {
-                case CREATE, UPDATE, UNCHANGED -> {
+                case CREATE, UPDATE -> {
                     assertNotNull(d.desired());
                     assertEquals(d.reason(), Json.annotations(d.desired()).get(ReverseMapping.REASON));
+                }
+                case UNCHANGED -> {
+                    if (d.reason().equals(Reasons.POD_SPEC_IMMUTABLE)) {
+                        assertNull(d.desired(), "a host Pod that cannot take the new spec gets nothing written");
+                    } else {
+                        // Nothing is written: the desired object shows the reason the host copy keeps.
+                        assertNotNull(d.desired());
+                        String kept = d.observed() == null ? null : Json.annotations(d.observed()).get(ReverseMapping.REASON);
+                        assertEquals(kept == null ? d.reason() : kept, Json.annotations(d.desired()).get(ReverseMapping.REASON));
+                    }
                 }
                 case DELETE -> assertNotNull(d.observed(), "a Delete carries the observed object for its uid precondition");
                 default -> assertNull(d.desired(), "only writes carry a desired object");

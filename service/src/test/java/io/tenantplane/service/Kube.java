@@ -92,7 +92,7 @@ final class Kube {
                 meta.remove(field);
             }
             return o;
-        }, EXAMPLES.resolve("workloads"));
+        }, EXAMPLES.resolve("workloads"), EXAMPLES.resolve("tenant-api-snapshot"));
     }
 
     static JsonObject namespace(String name) {

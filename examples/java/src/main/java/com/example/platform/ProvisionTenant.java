@@ -106,8 +106,14 @@ public final class ProvisionTenant {
         }
 
         ApiClient tenantApi = plane.tenantClient(plane.context(tenant).orElseThrow().cluster());
+        int deployments = 0;
         for (LoadedObject o : Manifests.read(manifests.resolve("workloads"))) {
             seed(tenantApi, o);
+            deployments += "Deployment".equals(o.kind()) ? 1 : 0;
+        }
+        if (deployments > 0 && !waitForPods(tenantApi, timeout)) {
+            out.printf("the tenant's controllers made no Pods within %s%n", timeout);
+            return false;
         }
 
         ConvergenceReport report = plane.converge(tenant);
@@ -123,6 +129,23 @@ public final class ProvisionTenant {
                     r.outcome().decision().reason(), r.outcome().decision().message());
         }
         return report.converged();
+    }
+
+    /** Waits until the tenant's controllers have made Pods for the Deployments just applied. */
+    private static boolean waitForPods(ApiClient tenantApi, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                if (!new io.kubernetes.client.openapi.apis.CoreV1Api(tenantApi).listPodForAllNamespaces().execute()
+                        .getItems().isEmpty()) {
+                    return true;
+                }
+            } catch (io.kubernetes.client.openapi.ApiException e) {
+                // not reachable yet: try again
+            }
+            Thread.sleep(100);
+        }
+        return false;
     }
 
     private boolean waitUntilReady(TenantKey tenant, Duration timeout) throws InterruptedException {

@@ -10,6 +10,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.tenantplane.model.Manifests;
 import io.tenantplane.testkit.KubeApiServer;
+import io.tenantplane.testkit.Simulation;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,9 @@ class ProvisionTenantTest {
     void provisionsATenantSyncsItsWorkloadsAndPrintsTheDecisions(@TempDir Path dir) throws Exception {
         try (KubeApiServer host = KubeApiServer.builder()
                 .namespaces("default", "kube-system", "kube-public", "kube-node-lease", "team-dev").build().start();
-             KubeApiServer tenant = KubeApiServer.builder().build().start()) {
+             // The tenant's k3s runs the Deployment controller; in shared mode it has no nodes of its own.
+             KubeApiServer tenant = KubeApiServer.builder().simulate(Simulation.builder().nodes(0).build()).build()
+                     .start()) {
             ApiClient hostClient = new ClientBuilder().setBasePath(host.url()).build();
             for (var crd : Manifests.read(REPO.resolve("k8s/crds"))) {
                 new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", hostClient)
@@ -57,9 +60,10 @@ class ProvisionTenantTest {
             System.out.print(text);
             assertTrue(converged, text);
             assertTrue(text.contains("tenant team-dev/dev is ready"), text);
-            assertTrue(text.matches("(?s).*Create\\s+Pod\\s+nginx-x-default-x-dev\\s+NotOnHost\\s+written.*"), text);
+            assertTrue(text.matches("(?s).*Create\\s+Pod\\s+nginx-[a-z0-9]+-[a-z0-9]+-x-default-x-dev\\s+NotOnHost"
+                    + "\\s+written.*"), text);
             assertTrue(host.requests().count("create", "pods") == 1, host.requests().toString());
-            assertTrue(tenant.requests().count("create", "pods") == 1, "the starter Pod is created in the tenant");
+            assertTrue(tenant.requests().count("create", "deployments.apps") == 1, "the Deployment is applied");
         }
     }
 

@@ -1,0 +1,54 @@
+package io.tenantplane.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every manifest the project ships applies as a user applies it, with the real kubectl and server-side validation:
+ * the install ({@code kubectl apply -k k8s/}), the optional NetworkPolicy, the custom resources of
+ * {@code examples/yaml} on the host, and {@code examples/yaml/workloads} in a tenant API.
+ */
+class ProjectManifestsTest {
+    private static final Path REPO = Path.of("..");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theInstallAndTheExampleResourcesApplyToTheHost() throws Exception {
+        try (KubeApiServer host = KubeApiServer.builder().build().start()) {
+            Kubectl kubectl = new Kubectl(host.writeKubeconfig(dir), dir);
+            String install = kubectl.run("apply", "-k", REPO.resolve("k8s").toString()).ok().out();
+            assertTrue(install.contains("customresourcedefinition.apiextensions.k8s.io/tenantclusters.tenantplane.io "
+                    + "created"), install);
+            assertTrue(install.contains("deployment.apps/tenantplane-service created"), install);
+            kubectl.run("apply", "--dry-run=server", "-n", "tenantplane-system", "-f",
+                    REPO.resolve("k8s/optional/networkpolicy.yaml").toString()).ok();
+            kubectl.run("create", "namespace", "team-dev").ok();
+            try (Stream<Path> files = Files.list(REPO.resolve("examples/yaml"))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                    kubectl.run("apply", "--dry-run=server", "-f", f.toString()).ok();
+                }
+            }
+        }
+    }
+
+    @Test
+    void theExampleWorkloadsApplyToATenantApiAsAUserWritesThem() throws Exception {
+        try (KubeApiServer tenant = KubeApiServer.builder().build().start()) {
+            Kubectl kubectl = new Kubectl(tenant.writeKubeconfig(dir), dir);
+            String out = kubectl.run("apply", "--dry-run=server", "-f", REPO.resolve("examples/yaml/workloads")
+                    .toString()).ok().out();
+            try (Stream<Path> files = Files.list(REPO.resolve("examples/yaml/workloads"))) {
+                List<Path> all = files.filter(p -> p.toString().endsWith(".yaml")).toList();
+                assertTrue(out.lines().filter(l -> l.contains("(server dry run)")).count() >= all.size(), out);
+            }
+        }
+    }
+}
