@@ -75,6 +75,8 @@ final class Converger {
     private final Function<ApiClient, Applier> appliers;
     private final Observer observer;
     private final Clock clock;
+    private final java.util.Map<TenantKey, java.util.Optional<TransformOptions.TenantApi>> tenantApis =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock) {
         this.clock = clock;
@@ -91,7 +93,7 @@ final class Converger {
         TenantKey key = ctx.key();
         Observer.PassScope scope = observer.passStarted(key);
         try {
-            Pass pass = new Pass(ctx, tenantClient, scope);
+            Pass pass = new Pass(ctx, tenantClient, scope, true);
             List<Outcome> outcomes = pass.full();
             return new ConvergenceReport(key, outcomes, Duration.ofNanos(System.nanoTime() - start), null);
         } catch (ReadFailedException e) {
@@ -113,7 +115,7 @@ final class Converger {
         TenantKey key = ctx.key();
         Observer.PassScope scope = observer.passStarted(key);
         try {
-            Pass pass = new Pass(ctx, tenantClient, scope);
+            Pass pass = new Pass(ctx, tenantClient, scope, false);
             List<Outcome> outcomes = pass.one(ref);
             return new ConvergenceReport(key, outcomes, Duration.ofNanos(System.nanoTime() - start), null);
         } catch (ReadFailedException e) {
@@ -133,14 +135,25 @@ final class Converger {
      * The policy a pass follows: the tenant's, except in private mode, where nothing is synced (the tenant's own
      * agents run its workloads), so that a pass only collects host copies left in its namespace.
      */
-    /** Where tenant pods reach their tenant API ({@link Options#tenantApi}), from the tenant API Service on the host. */
-    private TransformOptions.TenantApi tenantApi(TenantContext ctx) {
+    /**
+     * Where tenant pods reach their tenant API ({@link Options#tenantApi}), from the tenant API Service on the host.
+     * A full pass reads the Service; a pass over one object uses what the last full pass read (a ClusterIP never
+     * changes while its Service exists), so watch-driven passes cost no extra request.
+     */
+    private TransformOptions.TenantApi tenantApi(TenantContext ctx, boolean full) {
         if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
             return null;
         }
+        java.util.Optional<TransformOptions.TenantApi> known = tenantApis.get(ctx.key());
+        if (!full && known != null) {
+            return known.orElse(null);
+        }
         ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-        return hostReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(), ctx.cluster().namespace(),
-                n.apiService()).map(svc -> Options.tenantApi(ctx.cluster(), List.of(svc))).orElse(null);
+        TransformOptions.TenantApi api = hostReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(),
+                ctx.cluster().namespace(), n.apiService())
+                .map(svc -> Options.tenantApi(ctx.cluster(), List.of(svc))).orElse(null);
+        tenantApis.put(ctx.key(), java.util.Optional.ofNullable(api));
+        return api;
     }
 
     static SyncPolicy syncedPolicy(TenantContext ctx) {
@@ -168,7 +181,7 @@ final class Converger {
         private final List<Outcome> outcomes = new ArrayList<>();
         private final Map<String, Boolean> mirroredNodes = new HashMap<>();
 
-        Pass(TenantContext ctx, ApiClient tenantClient, Observer.PassScope scope) {
+        Pass(TenantContext ctx, ApiClient tenantClient, Observer.PassScope scope, boolean full) {
             this.ctx = ctx;
             this.tenantClient = tenantClient;
             this.key = ctx.key();
@@ -176,7 +189,7 @@ final class Converger {
             this.hostNs = ctx.hostNamespace();
             this.policy = syncedPolicy(ctx);
             this.rules = SyncRules.of(policy);
-            this.options = Options.from(ctx.cluster(), ctx.profile(), policy).withTenantApi(tenantApi(ctx));
+            this.options = Options.from(ctx.cluster(), ctx.profile(), policy).withTenantApi(tenantApi(ctx, full));
             this.tenantReader = new Reader(tenantClient);
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
