@@ -8,6 +8,8 @@ import io.tenantplane.apply.Outcome;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
+import io.tenantplane.apply.TokenRequests;
+import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
@@ -20,15 +22,13 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.PodLifecycle;
-import java.time.Clock;
-import io.tenantplane.transform.Transformer;
-import io.tenantplane.controlplane.ControlPlaneNames;
-import io.tenantplane.apply.TokenRequests;
-import io.tenantplane.plan.TenantTokens;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
+import io.tenantplane.plan.TenantTokens;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
+import io.tenantplane.transform.Transformer;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,7 +75,7 @@ final class Converger {
     private final Function<ApiClient, Applier> appliers;
     private final Observer observer;
     private final Clock clock;
-    private final java.util.Map<TenantKey, java.util.Optional<TransformOptions.TenantApi>> tenantApis =
+    private final Map<TenantKey, Optional<TransformOptions.TenantApi>> tenantApis =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock) {
@@ -132,10 +132,6 @@ final class Converger {
     }
 
     /**
-     * The policy a pass follows: the tenant's, except in private mode, where nothing is synced (the tenant's own
-     * agents run its workloads), so that a pass only collects host copies left in its namespace.
-     */
-    /**
      * Where tenant pods reach their tenant API ({@link Options#tenantApi}), from the tenant API Service on the host.
      * A full pass reads the Service; a pass over one object uses what the last full pass read (a ClusterIP never
      * changes while its Service exists), so watch-driven passes cost no extra request.
@@ -144,7 +140,7 @@ final class Converger {
         if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
             return null;
         }
-        java.util.Optional<TransformOptions.TenantApi> known = tenantApis.get(ctx.key());
+        Optional<TransformOptions.TenantApi> known = tenantApis.get(ctx.key());
         if (!full && known != null) {
             return known.orElse(null);
         }
@@ -152,10 +148,14 @@ final class Converger {
         TransformOptions.TenantApi api = hostReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(),
                 ctx.cluster().namespace(), n.apiService())
                 .map(svc -> Options.tenantApi(ctx.cluster(), List.of(svc))).orElse(null);
-        tenantApis.put(ctx.key(), java.util.Optional.ofNullable(api));
+        tenantApis.put(ctx.key(), Optional.ofNullable(api));
         return api;
     }
 
+    /**
+     * The policy a pass follows: the tenant's, except in private mode, where nothing is synced (the tenant's own
+     * agents run its workloads), so that a pass only collects host copies left in its namespace.
+     */
     static SyncPolicy syncedPolicy(TenantContext ctx) {
         if (ctx.cluster().mode() != TenantCluster.Mode.PRIVATE) {
             return ctx.policy();
@@ -228,7 +228,7 @@ final class Converger {
                     hostObjects, clock.instant(), true);
             issueTokens(tokens.issues());
             apply(plan, snapshot);
-            applyAll(tokens.deletes());
+            applyAll(hostApplier, tokens.deletes());
             flowBack(tenantObjects);
             finalizePods(tenantObjects, hostObjects);
             tendNodeMirrors(podsListed ? tenantObjects : null);
@@ -324,7 +324,7 @@ final class Converger {
                 return;
             }
             TokenRequests requests = new TokenRequests(tenantClient);
-            String ca = tenantCa();
+            String ca = KubeconfigSecretConnector.caCertificate(hostReader, ctx.cluster());
             Observer.PassScope kindScope = scope.kind("Secret");
             try {
                 for (TenantTokens.Issue issue : issues) {
@@ -373,38 +373,18 @@ final class Converger {
             }
         }
 
-        private void applyAll(List<Decision> decisions) {
+        /** Executes decisions of one kind through {@code applier}, reporting each outcome under that kind. */
+        private void applyAll(Applier applier, List<Decision> decisions) {
             if (decisions.isEmpty()) {
                 return;
             }
             Observer.PassScope kindScope = scope.kind(decisions.get(0).kind());
             try {
                 for (Decision d : decisions) {
-                    report(hostApplier.apply(d, null), kindScope);
+                    report(applier.apply(d, null), kindScope);
                 }
             } finally {
                 kindScope.close();
-            }
-        }
-
-        /** The tenant API's CA certificate (PEM) from the published kubeconfig; empty when it names none. */
-        private String tenantCa() {
-            ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-            Optional<JsonObject> secret = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(),
-                    ctx.cluster().namespace(), n.kubeconfigSecret());
-            String encoded = secret.map(x -> Json.string(x, "data", ControlPlaneNames.KUBECONFIG_KEY)).orElse(null);
-            if (encoded == null) {
-                return "";
-            }
-            try {
-                String yaml = new String(java.util.Base64.getDecoder().decode(encoded),
-                        java.nio.charset.StandardCharsets.UTF_8);
-                java.util.regex.Matcher m = java.util.regex.Pattern
-                        .compile("certificate-authority-data:\\s*([A-Za-z0-9+/=]+)").matcher(yaml);
-                return m.find() ? new String(java.util.Base64.getDecoder().decode(m.group(1)),
-                        java.nio.charset.StandardCharsets.UTF_8) : "";
-            } catch (IllegalArgumentException e) {
-                return "";
             }
         }
 
@@ -417,20 +397,8 @@ final class Converger {
          * run real kubelets (their agents), which confirm their own Pods.
          */
         private void finalizePods(List<JsonObject> tenantObjects, List<JsonObject> hostObjects) {
-            if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
-                return;
-            }
-            List<Decision> finalizations = PodLifecycle.finalizations(tenant, hostNs, tenantObjects, hostObjects);
-            if (finalizations.isEmpty()) {
-                return;
-            }
-            Observer.PassScope kindScope = scope.kind("Pod");
-            try {
-                for (Decision d : finalizations) {
-                    report(tenantApplier.apply(d, null), kindScope);
-                }
-            } finally {
-                kindScope.close();
+            if (ctx.cluster().mode() != TenantCluster.Mode.PRIVATE) {
+                applyAll(tenantApplier, PodLifecycle.finalizations(tenant, hostNs, tenantObjects, hostObjects));
             }
         }
 

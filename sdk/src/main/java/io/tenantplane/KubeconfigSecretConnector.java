@@ -47,16 +47,46 @@ final class KubeconfigSecretConnector implements TenantConnector {
         this.host = new Reader(hostClient);
     }
 
-    @Override
-    public ApiClient connect(TenantCluster tc) {
+    /**
+     * Where the tenant's kubeconfig is: {@code status.kubeconfigSecretRef}, with its namespace and key defaulted; before
+     * the first status write, where the control plane renderer puts it.
+     */
+    static TenantCluster.SecretKeyRef secretRef(TenantCluster tc) {
         TenantCluster.SecretKeyRef ref = tc.status() == null ? null : tc.status().kubeconfigSecretRef();
         if (ref == null || ref.name() == null) {
-            // Before the first status write the Secret is still where the control plane renderer puts it.
-            ref = new TenantCluster.SecretKeyRef(ControlPlaneNames.of(tc).kubeconfigSecret(), tc.namespace(),
+            return new TenantCluster.SecretKeyRef(ControlPlaneNames.of(tc).kubeconfigSecret(), tc.namespace(),
                     ControlPlaneNames.KUBECONFIG_KEY);
         }
-        String ns = ref.namespace() == null ? tc.namespace() : ref.namespace();
-        String key = ref.key() == null ? DEFAULT_KEY : ref.key();
+        return new TenantCluster.SecretKeyRef(ref.name(), ref.namespace() == null ? tc.namespace() : ref.namespace(),
+                ref.key() == null ? DEFAULT_KEY : ref.key());
+    }
+
+    /**
+     * The CA certificate (PEM) the tenant's kubeconfig trusts, read from its Secret; empty when the Secret is not
+     * there yet or the kubeconfig names no CA data (a plain-HTTP API).
+     */
+    static String caCertificate(Reader host, TenantCluster tc) {
+        TenantCluster.SecretKeyRef ref = secretRef(tc);
+        String encoded = host.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), ref.namespace(), ref.name())
+                .map(s -> Json.string(s, "data", ref.key())).orElse(null);
+        if (encoded == null) {
+            return "";
+        }
+        try {
+            KubeConfig config = KubeConfig.loadKubeConfig(new StringReader(
+                    new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8)));
+            String ca = config.getCertificateAuthorityData();
+            return ca == null ? "" : new String(Base64.getDecoder().decode(ca), StandardCharsets.UTF_8);
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public ApiClient connect(TenantCluster tc) {
+        TenantCluster.SecretKeyRef ref = secretRef(tc);
+        String ns = ref.namespace();
+        String key = ref.key();
         Optional<JsonObject> secret;
         try {
             secret = host.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), ns, ref.name());

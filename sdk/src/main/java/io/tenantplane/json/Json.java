@@ -134,6 +134,12 @@ public final class Json {
         return cur != null && cur.isJsonObject() ? cur.getAsJsonObject() : null;
     }
 
+    /** The array under {@code key} of {@code o}, or null when {@code o} is null or it is missing or not an array. */
+    public static JsonArray array(JsonObject o, String key) {
+        JsonElement e = o == null ? null : o.get(key);
+        return e != null && e.isJsonArray() ? e.getAsJsonArray() : null;
+    }
+
     /** The string at {@code path}, or null when missing or not a string. */
     public static String string(JsonObject root, String... path) {
         if (path.length == 0) {

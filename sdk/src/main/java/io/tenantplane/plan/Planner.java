@@ -325,7 +325,7 @@ public final class Planner {
                         what + " is being deleted in the tenant; it gets no host copy", null);
             }
             host.claimed = true;
-            JsonElement grace = Json.child(o, "metadata").get("deletionGracePeriodSeconds");
+            JsonElement grace = Json.object(o, "metadata").get("deletionGracePeriodSeconds");
             long seconds = grace == null || grace.isJsonNull() ? 0 : Math.max(0, grace.getAsLong());
             if (Json.string(observed, "metadata", "deletionTimestamp") != null) {
                 out.add(new Decision(Action.UNCHANGED, src.kind(), sourceRef(src), hostRef(key),

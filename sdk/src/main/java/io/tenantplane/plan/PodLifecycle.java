@@ -49,7 +49,7 @@ public final class PodLifecycle {
                 continue;
             }
             String node = Json.string(pod, "spec", "nodeName");
-            JsonElement grace = Json.child(pod, "metadata").get("deletionGracePeriodSeconds");
+            JsonElement grace = Json.object(pod, "metadata").get("deletionGracePeriodSeconds");
             boolean confirmed = grace != null && !grace.isJsonNull() && grace.getAsLong() == 0;
             String ns = Json.string(pod, "metadata", "namespace");
             String name = Json.string(pod, "metadata", "name");

@@ -138,21 +138,14 @@ public final class TenantTokens {
     /** The audiences a tenant Pod projects tokens for, in its own order, each once. */
     public static List<Audience> audiences(JsonObject pod) {
         Map<String, Audience> out = new java.util.LinkedHashMap<>();
-        JsonArray volumes = Json.object(pod, "spec") == null ? null : arr(Json.object(pod, "spec"), "volumes");
-        for (int i = 0; volumes != null && i < volumes.size(); i++) {
-            JsonObject projected = volumes.get(i).isJsonObject()
-                    ? Json.object(volumes.get(i).getAsJsonObject(), "projected") : null;
-            JsonArray sources = projected == null ? null : arr(projected, "sources");
-            for (int j = 0; sources != null && j < sources.size(); j++) {
-                JsonObject sat = sources.get(j).isJsonObject()
-                        ? Json.object(sources.get(j).getAsJsonObject(), "serviceAccountToken") : null;
-                if (sat != null) {
-                    String audience = Json.string(sat, "audience");
-                    JsonElement exp = sat.get("expirationSeconds");
-                    long seconds = exp == null || exp.isJsonNull() ? DEFAULT_EXPIRATION_SECONDS : exp.getAsLong();
-                    out.merge(audience == null ? "" : audience, new Audience(audience, Math.max(600, seconds)),
-                            (a, b) -> a.expirationSeconds() <= b.expirationSeconds() ? a : b);
-                }
+        for (JsonObject source : projectedSources(pod)) {
+            JsonObject sat = Json.object(source, "serviceAccountToken");
+            if (sat != null) {
+                String audience = Json.string(sat, "audience");
+                JsonElement exp = sat.get("expirationSeconds");
+                long seconds = exp == null || exp.isJsonNull() ? DEFAULT_EXPIRATION_SECONDS : exp.getAsLong();
+                out.merge(audience == null ? "" : audience, new Audience(audience, Math.max(600, seconds)),
+                        (a, b) -> a.expirationSeconds() <= b.expirationSeconds() ? a : b);
             }
         }
         return List.copyOf(out.values());
@@ -196,20 +189,28 @@ public final class TenantTokens {
     /** Whether a host Pod reads its token Secret (a projected source naming it). */
     static boolean mountsToken(JsonObject hostPod, String hostPodName) {
         String secret = Transformer.tokenSecretName(hostPodName);
-        JsonArray volumes = Json.object(hostPod, "spec") == null ? null : arr(Json.object(hostPod, "spec"), "volumes");
-        for (int i = 0; volumes != null && i < volumes.size(); i++) {
-            JsonObject projected = volumes.get(i).isJsonObject()
-                    ? Json.object(volumes.get(i).getAsJsonObject(), "projected") : null;
-            JsonArray sources = projected == null ? null : arr(projected, "sources");
-            for (int j = 0; sources != null && j < sources.size(); j++) {
-                JsonObject ref = sources.get(j).isJsonObject()
-                        ? Json.object(sources.get(j).getAsJsonObject(), "secret") : null;
-                if (ref != null && secret.equals(Json.string(ref, "name"))) {
-                    return true;
-                }
+        for (JsonObject source : projectedSources(hostPod)) {
+            if (secret.equals(Json.string(source, "secret", "name"))) {
+                return true;
             }
         }
         return false;
+    }
+
+    /** The sources of every projected volume of a Pod, in order. */
+    private static List<JsonObject> projectedSources(JsonObject pod) {
+        List<JsonObject> out = new ArrayList<>();
+        JsonArray volumes = Json.array(Json.object(pod, "spec"), "volumes");
+        for (int i = 0; volumes != null && i < volumes.size(); i++) {
+            JsonArray sources = volumes.get(i).isJsonObject()
+                    ? Json.array(Json.object(volumes.get(i).getAsJsonObject(), "projected"), "sources") : null;
+            for (int j = 0; sources != null && j < sources.size(); j++) {
+                if (sources.get(j).isJsonObject()) {
+                    out.add(sources.get(j).getAsJsonObject());
+                }
+            }
+        }
+        return out;
     }
 
     private static JsonObject skeleton(String tenant, String hostNamespace, String name, Decision pod) {
@@ -232,8 +233,4 @@ public final class TenantTokens {
         return s;
     }
 
-    private static JsonArray arr(JsonObject o, String key) {
-        JsonElement e = o == null ? null : o.get(key);
-        return e != null && e.isJsonArray() ? e.getAsJsonArray() : null;
-    }
 }

@@ -393,7 +393,7 @@ public final class Transformer {
         JsonObject spec = Json.child(w.host, "spec");
         boolean syncSa = rules.syncsToHost("ServiceAccount", w.src.virtualNamespace());
         Set<String> removedVolumes = new HashSet<>();
-        JsonArray volumes = array(spec, "volumes");
+        JsonArray volumes = Json.array(spec, "volumes");
         if (volumes != null) {
             JsonArray kept = new JsonArray();
             for (int i = 0; i < volumes.size(); i++) {
@@ -410,7 +410,7 @@ public final class Transformer {
                             + "no token on the host");
                     continue;
                 }
-                if (!syncSa && options.tenantApi() != null && tenantTokenVolume(w, v, spec)) {
+                if (!syncSa && options.tenantApi() != null && tenantTokenVolume(w, v, spec, "spec.volumes[" + i + "]")) {
                     kept.add(v);
                     continue;
                 }
@@ -420,14 +420,14 @@ public final class Transformer {
             spec.add("volumes", kept);
         }
         for (String list : CONTAINER_LISTS) {
-            JsonArray cs = array(spec, list);
+            JsonArray cs = Json.array(spec, list);
             for (int i = 0; cs != null && i < cs.size(); i++) {
                 if (cs.get(i).isJsonObject()) {
                     container(w, cs.get(i).getAsJsonObject(), "spec." + list + "[" + i + "]", removedVolumes);
                 }
             }
         }
-        JsonArray pulls = array(spec, "imagePullSecrets");
+        JsonArray pulls = Json.array(spec, "imagePullSecrets");
         for (int i = 0; pulls != null && i < pulls.size(); i++) {
             if (pulls.get(i).isJsonObject()) {
                 rewrite(w, pulls.get(i).getAsJsonObject(), "name", "Secret", "spec.imagePullSecrets[" + i + "].name");
@@ -456,7 +456,7 @@ public final class Transformer {
             options.nodeSelector().forEach(sel::addProperty);
         }
         if (!options.tolerations().isEmpty()) {
-            JsonArray tol = array(spec, "tolerations");
+            JsonArray tol = Json.array(spec, "tolerations");
             if (tol == null) {
                 tol = new JsonArray();
                 spec.add("tolerations", tol);
@@ -493,8 +493,8 @@ public final class Transformer {
      * reads the tenant API's CA; the downward API's namespace reads the virtual namespace. Returns false when the
      * volume has no token source (it is handled as any other volume then).
      */
-    private boolean tenantTokenVolume(Work w, JsonObject v, JsonObject spec) {
-        JsonArray sources = array(Json.object(v, "projected"), "sources");
+    private boolean tenantTokenVolume(Work w, JsonObject v, JsonObject spec, String volumePath) {
+        JsonArray sources = Json.array(Json.object(v, "projected"), "sources");
         if (sources == null) {
             return false;
         }
@@ -509,7 +509,8 @@ public final class Transformer {
         String sa = tenantServiceAccount(spec);
         JsonArray kept = new JsonArray();
         List<String> audiences = new ArrayList<>();
-        for (JsonElement se : sources) {
+        for (int j = 0; j < sources.size(); j++) {
+            JsonElement se = sources.get(j);
             if (!se.isJsonObject()) {
                 kept.add(se);
                 continue;
@@ -523,7 +524,7 @@ public final class Transformer {
                 audiences.add(audience == null ? "the tenant API" : audience);
                 kept.add(secretSource(secret, tokenKey(audience), path));
             } else if (cm != null && "kube-root-ca.crt".equals(Json.string(cm, "name"))) {
-                JsonArray items = array(cm, "items");
+                JsonArray items = Json.array(cm, "items");
                 String path = "ca.crt";
                 if (items != null && !items.isEmpty() && items.get(0).isJsonObject()
                         && Json.string(items.get(0).getAsJsonObject(), "path") != null) {
@@ -531,9 +532,7 @@ public final class Transformer {
                 }
                 kept.add(secretSource(secret, "ca.crt", path));
             } else {
-                rewrite(w, cm, "name", "ConfigMap", "spec.volumes", ".projected.configMap.name");
-                rewrite(w, Json.object(s, "secret"), "name", "Secret", "spec.volumes", ".projected.secret.name");
-                downwardItems(w, array(Json.object(s, "downwardAPI"), "items"));
+                projectedSource(w, s, volumePath + ".projected.sources[" + j + "]");
                 kept.add(s);
             }
         }
@@ -587,13 +586,13 @@ public final class Transformer {
                 new String[] {"KUBERNETES_PORT_" + port + "_TCP_PORT", port},
                 new String[] {"KUBERNETES_PORT_" + port + "_TCP_ADDR", api.host()});
         for (String list : List.of("initContainers", "containers")) {
-            JsonArray cs = array(spec, list);
+            JsonArray cs = Json.array(spec, list);
             for (int i = 0; cs != null && i < cs.size(); i++) {
                 if (!cs.get(i).isJsonObject()) {
                     continue;
                 }
                 JsonObject c = cs.get(i).getAsJsonObject();
-                JsonArray env = array(c, "env");
+                JsonArray env = Json.array(c, "env");
                 if (env == null) {
                     env = new JsonArray();
                     c.add("env", env);
@@ -616,7 +615,7 @@ public final class Transformer {
         }
         String aliases = "";
         if (api.isAddress()) {
-            JsonArray hostAliases = array(spec, "hostAliases");
+            JsonArray hostAliases = Json.array(spec, "hostAliases");
             if (hostAliases == null) {
                 hostAliases = new JsonArray();
                 spec.add("hostAliases", hostAliases);
@@ -638,7 +637,7 @@ public final class Transformer {
 
     private static boolean isTenantTokenVolume(JsonObject v) {
         String name = Json.string(v, "name");
-        JsonArray sources = array(Json.object(v, "projected"), "sources");
+        JsonArray sources = Json.array(Json.object(v, "projected"), "sources");
         if (name == null || !name.startsWith("kube-api-access-") || sources == null) {
             return false;
         }
@@ -663,9 +662,9 @@ public final class Transformer {
                 rewrite(w, secretRef, "name", "Secret", path + "." + src + ".secretRef.name");
             }
         }
-        downwardItems(w, array(Json.object(v, "downwardAPI"), "items"));
+        downwardItems(w, Json.array(Json.object(v, "downwardAPI"), "items"));
         JsonObject projected = Json.object(v, "projected");
-        JsonArray sources = array(projected, "sources");
+        JsonArray sources = Json.array(projected, "sources");
         if (sources != null) {
             JsonArray kept = new JsonArray();
             for (int j = 0; j < sources.size(); j++) {
@@ -677,14 +676,19 @@ public final class Transformer {
                         w.notes.add("removed " + sp + ".serviceAccountToken: tenant pods get no token on the host");
                         continue;
                     }
-                    rewrite(w, Json.object(s, "configMap"), "name", "ConfigMap", sp, ".configMap.name");
-                    rewrite(w, Json.object(s, "secret"), "name", "Secret", sp, ".secret.name");
-                    downwardItems(w, array(Json.object(s, "downwardAPI"), "items"));
+                    projectedSource(w, s, sp);
                 }
                 kept.add(se);
             }
             projected.add("sources", kept);
         }
+    }
+
+    /** A projected volume's ConfigMap, Secret and downward-API source, rewritten as the volumes of those kinds are. */
+    private void projectedSource(Work w, JsonObject s, String path) {
+        rewrite(w, Json.object(s, "configMap"), "name", "ConfigMap", path, ".configMap.name");
+        rewrite(w, Json.object(s, "secret"), "name", "Secret", path, ".secret.name");
+        downwardItems(w, Json.array(Json.object(s, "downwardAPI"), "items"));
     }
 
     private void downwardItems(Work w, JsonArray items) {
@@ -710,7 +714,7 @@ public final class Transformer {
     }
 
     private void container(Work w, JsonObject c, String path, Set<String> removedVolumes) {
-        JsonArray envFrom = array(c, "envFrom");
+        JsonArray envFrom = Json.array(c, "envFrom");
         for (int k = 0; envFrom != null && k < envFrom.size(); k++) {
             if (envFrom.get(k).isJsonObject()) {
                 JsonObject e = envFrom.get(k).getAsJsonObject();
@@ -724,7 +728,7 @@ public final class Transformer {
                 }
             }
         }
-        JsonArray env = array(c, "env");
+        JsonArray env = Json.array(c, "env");
         for (int k = 0; env != null && k < env.size(); k++) {
             JsonObject vf = env.get(k).isJsonObject() ? Json.object(env.get(k).getAsJsonObject(), "valueFrom") : null;
             if (vf != null) {
@@ -734,7 +738,7 @@ public final class Transformer {
                 fieldRef(w, Json.object(vf, "fieldRef"));
             }
         }
-        JsonArray mounts = array(c, "volumeMounts");
+        JsonArray mounts = Json.array(c, "volumeMounts");
         if (mounts != null && !removedVolumes.isEmpty()) {
             JsonArray kept = new JsonArray();
             mounts.forEach(m -> {
@@ -779,7 +783,7 @@ public final class Transformer {
                     "spec.type: " + effectiveType + " is not allowed by the isolation profile; allowed: "
                             + String.join(", ", options.allowedServiceTypes()));
         }
-        JsonArray externalIps = array(spec, "externalIPs");
+        JsonArray externalIps = Json.array(spec, "externalIPs");
         if (externalIps != null && !externalIps.isEmpty()) {
             return new TransformResult.Rejected(w.src, TransformResult.FIELD_NOT_ALLOWED, "spec.externalIPs",
                     "spec.externalIPs: tenant Services may not claim external IPs on the host (they could intercept "
@@ -790,7 +794,7 @@ public final class Transformer {
             spec.remove("clusterIPs");
         }
         spec.remove("healthCheckNodePort");
-        JsonArray ports = array(spec, "ports");
+        JsonArray ports = Json.array(spec, "ports");
         for (int i = 0; ports != null && i < ports.size(); i++) {
             if (ports.get(i).isJsonObject()) {
                 ports.get(i).getAsJsonObject().remove("nodePort");
@@ -814,7 +818,7 @@ public final class Transformer {
         if (labelSelector == null) {
             return;
         }
-        JsonArray exprs = array(labelSelector, "matchExpressions");
+        JsonArray exprs = Json.array(labelSelector, "matchExpressions");
         if (exprs != null) {
             JsonArray kept = new JsonArray();
             exprs.forEach(e -> {
@@ -835,9 +839,9 @@ public final class Transformer {
             return null;
         }
         backend(w, Json.object(spec, "defaultBackend"), "spec.defaultBackend");
-        JsonArray rules = array(spec, "rules");
+        JsonArray rules = Json.array(spec, "rules");
         for (int i = 0; rules != null && i < rules.size(); i++) {
-            JsonArray paths = rules.get(i).isJsonObject() ? array(Json.object(rules.get(i).getAsJsonObject(), "http"), "paths") : null;
+            JsonArray paths = rules.get(i).isJsonObject() ? Json.array(Json.object(rules.get(i).getAsJsonObject(), "http"), "paths") : null;
             for (int j = 0; paths != null && j < paths.size(); j++) {
                 if (paths.get(j).isJsonObject()) {
                     backend(w, Json.object(paths.get(j).getAsJsonObject(), "backend"),
@@ -845,7 +849,7 @@ public final class Transformer {
                 }
             }
         }
-        JsonArray tls = array(spec, "tls");
+        JsonArray tls = Json.array(spec, "tls");
         for (int i = 0; tls != null && i < tls.size(); i++) {
             if (tls.get(i).isJsonObject()) {
                 rewrite(w, tls.get(i).getAsJsonObject(), "secretName", "Secret", "spec.tls[" + i + "].secretName");
@@ -869,11 +873,11 @@ public final class Transformer {
     // ---------------------------------------------------------------- Endpoints, EndpointSlice
 
     private TransformResult endpoints(Work w) {
-        JsonArray subsets = array(w.host, "subsets");
+        JsonArray subsets = Json.array(w.host, "subsets");
         for (int i = 0; subsets != null && i < subsets.size(); i++) {
             if (subsets.get(i).isJsonObject()) {
                 for (String list : List.of("addresses", "notReadyAddresses")) {
-                    TransformResult refused = targetRefs(w, array(subsets.get(i).getAsJsonObject(), list),
+                    TransformResult refused = targetRefs(w, Json.array(subsets.get(i).getAsJsonObject(), list),
                             "subsets[" + i + "]." + list);
                     if (refused != null) {
                         return refused;
@@ -896,7 +900,7 @@ public final class Transformer {
                     "EndpointSlice " + w.src.virtualNamespace() + "/" + w.src.name() + " was made by the tenant's "
                             + manager + "; on the host the host's own controller makes the slices of synced Services");
         }
-        return targetRefs(w, array(w.host, "endpoints"), "endpoints");
+        return targetRefs(w, Json.array(w.host, "endpoints"), "endpoints");
     }
 
     /**
@@ -932,9 +936,9 @@ public final class Transformer {
         JsonObject spec = Json.child(w.host, "spec");
         scopeSelector(w, Json.child(spec, "podSelector"));
         for (String[] dir : new String[][] {{"ingress", "from"}, {"egress", "to"}}) {
-            JsonArray rulesArr = array(spec, dir[0]);
+            JsonArray rulesArr = Json.array(spec, dir[0]);
             for (int i = 0; rulesArr != null && i < rulesArr.size(); i++) {
-                JsonArray peers = rulesArr.get(i).isJsonObject() ? array(rulesArr.get(i).getAsJsonObject(), dir[1]) : null;
+                JsonArray peers = rulesArr.get(i).isJsonObject() ? Json.array(rulesArr.get(i).getAsJsonObject(), dir[1]) : null;
                 for (int j = 0; peers != null && j < peers.size(); j++) {
                     if (!peers.get(j).isJsonObject()) {
                         continue;
@@ -968,7 +972,7 @@ public final class Transformer {
             w.host.remove("secrets");
             w.notes.add("dropped secrets: token Secrets stay in the tenant");
         }
-        JsonArray pulls = array(w.host, "imagePullSecrets");
+        JsonArray pulls = Json.array(w.host, "imagePullSecrets");
         for (int i = 0; pulls != null && i < pulls.size(); i++) {
             if (pulls.get(i).isJsonObject()) {
                 rewrite(w, pulls.get(i).getAsJsonObject(), "name", "Secret", "imagePullSecrets[" + i + "].name");
@@ -1069,10 +1073,6 @@ public final class Transformer {
         }
     }
 
-    private static JsonArray array(JsonObject o, String key) {
-        JsonElement e = o == null ? null : o.get(key);
-        return e != null && e.isJsonArray() ? e.getAsJsonArray() : null;
-    }
 
     private record Ref(String path, String kind, String name) {
     }

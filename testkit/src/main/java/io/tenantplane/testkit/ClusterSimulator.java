@@ -331,7 +331,7 @@ final class ClusterSimulator implements AutoCloseable {
             for (JsonObject pod : owned) {
                 ready += isReady(pod) ? 1 : 0;
             }
-            int replicas = Math.min(owned.size(), Math.max(want, owned.size()));
+            int replicas = owned.size();
             JsonObject status = Json.object("replicas", replicas, "fullyLabeledReplicas", replicas, "readyReplicas",
                     ready, "availableReplicas", ready, "observedGeneration", m.get("generation").getAsLong());
             if (!Json.same(status, Json.obj(rs, "status"))) {
@@ -575,7 +575,7 @@ final class ClusterSimulator implements AutoCloseable {
     }
 
     private ResourceType type(String group, String plural) {
-        return registry.all().stream().filter(t -> t.is(group, plural)).findFirst().orElseThrow();
+        return registry.find(group, "v1", plural);
     }
 
     private String now() {
