@@ -39,8 +39,9 @@ final class Kube {
     }
 
     /** A client of the server at {@code url} that counts the writes it sends (any method but GET). */
-    static ApiClient countingWrites(String url, AtomicLong writes) {
+    static ApiClient countingWrites(String url, AtomicLong writes, String userAgent) {
         ApiClient c = new ClientBuilder().setBasePath(url).build();
+        c.setUserAgent(userAgent);
         c.setHttpClient(c.getHttpClient().newBuilder().addInterceptor(chain -> {
             if (!chain.request().method().equals("GET")) {
                 writes.incrementAndGet();

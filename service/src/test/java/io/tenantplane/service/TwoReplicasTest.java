@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,7 +59,7 @@ class TwoReplicasTest {
             ServiceSettings settings = ServiceSettings.from(k -> Optional.ofNullable(config.get(k)), () -> identity);
             var clients = new HostClients(settings, ConfigProviderResolver.instance().getBuilder().build());
             TenantPlane plane = TenantPlane.builder()
-                    .hostClient(Kube.countingWrites(host.url(), writes))
+                    .hostClient(Kube.countingWrites(host.url(), writes, identity))
                     .tenantConnector(connector)
                     .reportingInstance(identity)
                     .build();
@@ -120,9 +121,10 @@ class TwoReplicasTest {
                  "data":{"greeting":"hello"}}""".formatted(name)).getAsJsonObject();
     }
 
+    /** The host's log of answered writes but the Leases', as "agent verb resource", oldest first. */
     private List<String> notLeaseWrites() {
         return host.requests().entries().stream().filter(e -> e.isWrite() && !e.resource().equals("leases"))
-                .map(e -> e.verb() + " " + e.resource()).toList();
+                .map(e -> e.userAgent() + " " + e.verb() + " " + e.resource()).toList();
     }
 
     @Test
@@ -163,11 +165,18 @@ class TwoReplicasTest {
         assertEquals(writesOfA, a.writes.get(), "the dead leader wrote nothing after it died");
 
         assertTrue(host.requests().writes("leases") > 0);
-        // The test's own writes: 3 CRDs and the 3 example custom resources. The server logs a request once it has
-        // answered it, so the last write of a replica may still be on its way.
-        assertTrue(Kube.eventually(Duration.ofSeconds(5), () -> notLeaseWrites().size()
-                        == a.writes.get() + b.writes.get() + 6),
-                () -> "every host write but the Lease's came from the one leading replica: " + notLeaseWrites()
-                        + " vs " + a.writes.get() + " + " + b.writes.get() + " + 6");
+        // Read from the host's own log, each write named by the User-Agent of the client that sent it: the test's
+        // own writes (3 CRDs and the 3 example custom resources), then replica-a's, then replica-b's, never mixed.
+        List<String> log = notLeaseWrites();
+        List<String> others = log.stream().filter(w -> !w.startsWith("replica-")).toList();
+        assertEquals(6, others.size(), () -> "only the test and the replicas wrote: " + log);
+        int lastOfA = IntStream.range(0, log.size()).filter(i -> log.get(i).startsWith("replica-a ")).max()
+                .orElseThrow();
+        int firstOfB = IntStream.range(0, log.size()).filter(i -> log.get(i).startsWith("replica-b ")).min()
+                .orElseThrow(() -> new AssertionError("the new leader's writes reach the host: " + log));
+        assertTrue(lastOfA < firstOfB, () -> "no write of the dead leader after the new leader's first: " + log);
+        long logged = log.stream().filter(w -> w.startsWith("replica-a ")).count();
+        assertTrue(logged <= writesOfA, () -> "the host answered " + logged + " writes of replica-a; it sent "
+                + writesOfA);
     }
 }

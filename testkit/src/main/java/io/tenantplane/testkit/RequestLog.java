@@ -27,9 +27,10 @@ public final class RequestLog {
      * @param name the object name in the path, or null
      * @param path the request path, e.g. {@code /api/v1/namespaces/default/pods}
      * @param code the HTTP status code answered, or 0 when the connection was reset by a fault
+     * @param userAgent the request's {@code User-Agent} header, or null (a real server's audit log records it too)
      */
     public record Entry(String verb, String group, String resource, String namespace, String name, String path,
-            int code) {
+            int code, String userAgent) {
         /** True for create, update, patch, delete and deletecollection. */
         public boolean isWrite() {
             return WRITES.contains(verb);

@@ -25,10 +25,10 @@ final class Router implements HttpHandler {
 
     /** A parsed request. For non-resource paths {@code type} is null and {@code resource} is empty. */
     private record Request(String method, String path, Map<String, String> query, String verb, ResourceType type,
-            String group, String resource, String namespace, String name, String subresource) {
+            String group, String resource, String namespace, String name, String subresource, String userAgent) {
         RequestLog.Entry entry(int code) {
             return new RequestLog.Entry(verb, group, subresource == null ? resource : resource + "/" + subresource,
-                    namespace, name, path, code);
+                    namespace, name, path, code, userAgent);
         }
 
         String param(String key) {
@@ -117,7 +117,7 @@ final class Router implements HttpHandler {
                 log.record(request.entry(code));
             } else if (request == null) {
                 log.record(new RequestLog.Entry(ex.getRequestMethod().toLowerCase(Locale.ROOT), "", "", null, null,
-                        ex.getRequestURI().getRawPath(), code));
+                        ex.getRequestURI().getRawPath(), code, ex.getRequestHeaders().getFirst("User-Agent")));
             }
             ex.close();
         }
@@ -129,6 +129,7 @@ final class Router implements HttpHandler {
         String method = ex.getRequestMethod().toUpperCase(Locale.ROOT);
         String path = ex.getRequestURI().getRawPath();
         Map<String, String> query = query(ex.getRequestURI().getRawQuery());
+        String userAgent = ex.getRequestHeaders().getFirst("User-Agent");
         List<String> segments = new ArrayList<>();
         for (String s : path.split("/")) {
             if (!s.isEmpty()) {
@@ -144,11 +145,11 @@ final class Router implements HttpHandler {
             group = segments.get(1);
             rest = segments.subList(3, segments.size());
         } else {
-            return new Request(method, path, query, "get", null, "", "", null, null, null);
+            return new Request(method, path, query, "get", null, "", "", null, null, null, userAgent);
         }
         String version = segments.get(0).equals("api") ? segments.get(1) : segments.get(2);
         if (rest.isEmpty()) {
-            return new Request(method, path, query, "get", null, "", "", null, null, null);
+            return new Request(method, path, query, "get", null, "", "", null, null, null, userAgent);
         }
         boolean legacyWatch = rest.get(0).equals("watch");
         if (legacyWatch) {
@@ -201,7 +202,7 @@ final class Router implements HttpHandler {
             case "DELETE" -> name == null ? "deletecollection" : "delete";
             default -> method.toLowerCase(Locale.ROOT);
         };
-        return new Request(method, path, query, verb, type, group, type.plural(), namespace, name, sub);
+        return new Request(method, path, query, verb, type, group, type.plural(), namespace, name, sub, userAgent);
     }
 
     private static Map<String, String> query(String raw) {

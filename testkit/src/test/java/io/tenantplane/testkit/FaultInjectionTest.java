@@ -67,7 +67,8 @@ class FaultInjectionTest {
         assertEquals(8, log.total());
         RequestLog.Entry missing = log.entries().get(5);
         assertEquals(new RequestLog.Entry("get", "", "secrets", "default", "nope",
-                "/api/v1/namespaces/default/secrets/nope", 404), missing);
+                "/api/v1/namespaces/default/secrets/nope", 404, missing.userAgent()), missing);
+        assertTrue(missing.userAgent() != null && !missing.userAgent().isBlank(), "the client's User-Agent is kept");
         log.reset();
         assertEquals(0, log.total());
     }
