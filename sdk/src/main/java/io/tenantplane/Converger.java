@@ -222,7 +222,8 @@ final class Converger {
                             + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tenant));
                 }
             }
-            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, options, tenantObjects, hostObjects);
+            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, withPodIps(hostObjects), tenantObjects,
+                    hostObjects);
             Plan plan = planner.plan(snapshot);
             TenantTokens.Result tokens = TenantTokens.plan(tenant, hostNs, plan, tenantObjects, hostObjects,
                     hostObjects, clock.instant(), true);
@@ -249,7 +250,13 @@ final class Converger {
             }
             List<JsonObject> hostObjects = new ArrayList<>();
             hostReader.get(hk, hostNs, ref.hostName()).ifPresent(hostObjects::add);
-            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, options, tenantObjects, hostObjects);
+            TransformOptions opts = options;
+            if (service != null || ref.kind().equals("EndpointSlice")) {
+                // An endpoint may name only this tenant's own pods: read them as the host has them.
+                opts = withPodIps(hostReader.list(ResourceKind.wellKnown("v1", "Pod").orElseThrow(), hostNs,
+                        ReverseMapping.TENANT + "=" + tenant));
+            }
+            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, opts, tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);
             List<Decision> mine = plan.decisions().stream()
                     .filter(d -> d.kind().equals(ref.kind()) && d.host() != null
@@ -267,6 +274,11 @@ final class Converger {
             flowBack(ofKind);
             finalizePods(ofKind, hostObjects);
             return List.copyOf(outcomes);
+        }
+
+        private TransformOptions withPodIps(List<JsonObject> hostObjects) {
+            return options.withEndpointAddresses(options.endpointAddresses()
+                    .withPodIps(Options.hostPodIps(ctx.cluster(), hostObjects)));
         }
 
         private String endpointsService(TenantObjectRef ref, List<JsonObject> found) {

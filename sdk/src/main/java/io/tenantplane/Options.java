@@ -27,7 +27,9 @@ final class Options {
             return TransformOptions.defaults();
         }
         IsolationProfile p = profile.withDefaults();
+        List<String> cidrs = p.spec().network() == null ? List.of() : p.spec().network().egressToCIDRs();
         TransformOptions o = TransformOptions.defaults()
+                .withEndpointAddresses(new TransformOptions.EndpointAddresses(java.util.Set.of(), cidrs))
                 .withPodSecurity(PodSecurityLevel.parse(p.podSecurityLevel().value()))
                 .withAllowedServiceTypes(p.spec().services().allowedTypes().stream()
                         .map(IsolationProfile.ServiceType::value).collect(Collectors.toSet()));
@@ -41,6 +43,35 @@ final class Options {
             o = o.withPlacement(Map.copyOf(placement.nodeSelector()), tolerations);
         }
         return o;
+    }
+
+    /**
+     * The IPs of this tenant's pods as the host reports them ({@code status.podIP} and {@code status.podIPs} of the
+     * host Pods among {@code hostObjects} that carry the tenant's label and its namespace): the addresses its own
+     * Endpoints may name. A tenant's own view of its pods is never used: it can write their status.
+     */
+    static java.util.Set<String> hostPodIps(TenantCluster tc, java.util.Collection<JsonObject> hostObjects) {
+        java.util.Set<String> ips = new java.util.TreeSet<>();
+        for (JsonObject o : hostObjects) {
+            if (!"Pod".equals(Json.string(o, "kind")) || !tc.hostNamespace().equals(Json.string(o, "metadata",
+                    "namespace")) || !tc.tenant().equals(Json.labels(o).get(io.tenantplane.naming.ReverseMapping.TENANT))) {
+                continue;
+            }
+            String ip = Json.string(o, "status", "podIP");
+            if (ip != null && !ip.isEmpty()) {
+                ips.add(ip);
+            }
+            if (Json.object(o, "status") != null && Json.object(o, "status").get("podIPs")
+                    instanceof com.google.gson.JsonArray list) {
+                list.forEach(e -> {
+                    String v = e.isJsonObject() ? Json.string(e.getAsJsonObject(), "ip") : null;
+                    if (v != null && !v.isEmpty()) {
+                        ips.add(v);
+                    }
+                });
+            }
+        }
+        return ips;
     }
 
     /**

@@ -26,6 +26,7 @@ import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
+import io.tenantplane.transform.TransformOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -210,8 +211,11 @@ public final class TenantPlane {
 
     static Snapshot snapshot(PlanRequest r) {
         TenantCluster tc = r.tenantCluster();
-        return new Snapshot(tc.tenant(), tc.hostNamespace(), r.policy(), Options.from(tc, r.profile(), r.policy())
-                .withTenantApi(Options.tenantApi(tc, r.hostObjects())), r.tenantObjects(), r.hostObjects());
+        TransformOptions options = Options.from(tc, r.profile(), r.policy())
+                .withTenantApi(Options.tenantApi(tc, r.hostObjects()));
+        options = options.withEndpointAddresses(options.endpointAddresses()
+                .withPodIps(Options.hostPodIps(tc, r.hostObjects())));
+        return new Snapshot(tc.tenant(), tc.hostNamespace(), r.policy(), options, r.tenantObjects(), r.hostObjects());
     }
 
     // ---------------------------------------------------------------- live

@@ -74,6 +74,11 @@ public final class Reasons {
     public static final String SERVICE_TYPE_NOT_ALLOWED = TransformResult.SERVICE_TYPE_NOT_ALLOWED;
     /** Error: a field that would reach outside the tenant (Service externalIPs, NetworkPolicy namespaceSelector, ...). */
     public static final String FIELD_NOT_ALLOWED = TransformResult.FIELD_NOT_ALLOWED;
+    /**
+     * Error: an Endpoints/EndpointSlice address that is neither one of the tenant's own host pods nor inside a CIDR
+     * the isolation profile allows; the message names the address.
+     */
+    public static final String ENDPOINT_ADDRESS_NOT_ALLOWED = TransformResult.ENDPOINT_ADDRESS_NOT_ALLOWED;
 
     private Reasons() {
     }
@@ -110,6 +115,8 @@ public final class Reasons {
         m.put(POD_SECURITY_VIOLATION, "Error: the pod breaks the isolation profile's Pod Security level.");
         m.put(SERVICE_TYPE_NOT_ALLOWED, "Error: the Service type is not allowed by the isolation profile.");
         m.put(FIELD_NOT_ALLOWED, "Error: a field that would reach outside the tenant.");
+        m.put(ENDPOINT_ADDRESS_NOT_ALLOWED, "Error: an endpoint address that is not one of the tenant's own pods or "
+                + "an allowed CIDR.");
         return m;
     }
 }

@@ -22,10 +22,45 @@ import java.util.TreeSet;
  * @param keepNodeName        whether a pod's {@code spec.nodeName} is kept (otherwise the host scheduler places it)
  * @param tenantApi           where tenant pods reach their own API on the host (the tenant API Service), or null:
  *                            pods then get no tenant token and no tenant API address
+ * @param endpointAddresses   the addresses a tenant's own Endpoints and EndpointSlices may name on the host
  */
 public record TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes,
                                PodSecurityLevel podSecurity, Map<String, String> nodeSelector,
-                               List<JsonObject> tolerations, boolean keepNodeName, TenantApi tenantApi) {
+                               List<JsonObject> tolerations, boolean keepNodeName, TenantApi tenantApi,
+                               EndpointAddresses endpointAddresses) {
+
+    /**
+     * The addresses a tenant may put in the Endpoints and EndpointSlices it writes itself (those of Services without
+     * a selector): the IPs of its own host pods, and addresses inside the CIDRs its IsolationProfile lets it reach
+     * ({@code spec.network.egressToCIDRs}). Anything else could point a tenant Service at another tenant's pod, a
+     * node, the host API or a cloud metadata service (the class of CVE-2021-25740).
+     *
+     * @param podIps       the IPs ({@code status.podIPs}) of this tenant's pods on the host, as the host reports them
+     *                     (never as the tenant reports them: a tenant can write its own pods' status)
+     * @param allowedCidrs CIDRs whose addresses are allowed, e.g. {@code 10.20.0.0/16}
+     */
+    public record EndpointAddresses(Set<String> podIps, List<String> allowedCidrs) {
+        /** No pod IPs and no CIDRs: every address is refused. */
+        public static final EndpointAddresses NONE = new EndpointAddresses(Set.of(), List.of());
+
+        public EndpointAddresses {
+            podIps = Set.copyOf(podIps == null ? Set.of() : podIps);
+            allowedCidrs = List.copyOf(allowedCidrs == null ? List.of() : allowedCidrs);
+        }
+
+        /** These addresses with other pod IPs. */
+        public EndpointAddresses withPodIps(Set<String> ips) {
+            return new EndpointAddresses(ips, allowedCidrs);
+        }
+    }
+
+    /** Options with a tenant API and no endpoint addresses allowed. */
+    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
+                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName,
+                            TenantApi tenantApi) {
+        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi,
+                EndpointAddresses.NONE);
+    }
 
     /**
      * The tenant API as a tenant pod reaches it: {@code host} is the ClusterIP of the tenant API Service on the host
@@ -68,6 +103,7 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         Objects.requireNonNull(podSecurity, "podSecurity");
         nodeSelector = Collections.unmodifiableMap(new TreeMap<>(nodeSelector == null ? Map.of() : nodeSelector));
         tolerations = tolerations == null ? List.of() : tolerations.stream().map(JsonObject::deepCopy).toList();
+        endpointAddresses = endpointAddresses == null ? EndpointAddresses.NONE : endpointAddresses;
     }
 
     /**
@@ -86,32 +122,38 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
 
     /** These options with another host ServiceAccount. */
     public TransformOptions withHostServiceAccount(String name) {
-        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi);
+        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses);
     }
 
     /** These options with other allowed Service types. */
     public TransformOptions withAllowedServiceTypes(Set<String> types) {
-        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi);
+        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses);
     }
 
     /** These options with another Pod Security level. */
     public TransformOptions withPodSecurity(PodSecurityLevel level) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses);
     }
 
     /** These options with node placement. */
     public TransformOptions withPlacement(Map<String, String> selector, List<JsonObject> podTolerations) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi, endpointAddresses);
     }
 
     /** These options with the tenant API tenant pods reach (null: none). */
     public TransformOptions withTenantApi(TenantApi api) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, api);
+                keepNodeName, api, endpointAddresses);
+    }
+
+    /** These options with other endpoint addresses. */
+    public TransformOptions withEndpointAddresses(EndpointAddresses addresses) {
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
+                keepNodeName, tenantApi, addresses);
     }
 
     /** These options with {@code keepNodeName} set. */
     public TransformOptions withKeepNodeName(boolean keep) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi, endpointAddresses);
     }
 }

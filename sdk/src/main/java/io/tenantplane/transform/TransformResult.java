@@ -21,6 +21,11 @@ public sealed interface TransformResult {
     String SERVICE_TYPE_NOT_ALLOWED = "ServiceTypeNotAllowed";
     /** Reason: a field that would reach outside the tenant (e.g. Service {@code externalIPs}). */
     String FIELD_NOT_ALLOWED = "FieldNotAllowed";
+    /**
+     * Reason: an Endpoints or EndpointSlice address that is neither one of the tenant's own pods on the host nor in
+     * a CIDR its isolation profile allows.
+     */
+    String ENDPOINT_ADDRESS_NOT_ALLOWED = "EndpointAddressNotAllowed";
     /** Reason: the object refers to an object of a kind the SyncPolicy does not sync, so it would break on the host. */
     String REFERENCES_UNSYNCED_KIND = "ReferencesUnsyncedKind";
     /** Reason: a host controller maintains the equivalent object (e.g. EndpointSlices of a Service with a selector). */

@@ -44,7 +44,9 @@ import java.util.stream.Collectors;
  *       the tenant and virtual-namespace labels.</li>
  *   <li>Ingress: backend Service names and TLS Secret names rewritten.</li>
  *   <li>Endpoints / EndpointSlice: {@code targetRef}s and the {@code kubernetes.io/service-name} label rewritten; a
- *       {@code targetRef} to another namespace refused.</li>
+ *       {@code targetRef} to another namespace refused; every IP address must be one of the tenant's own host pods'
+ *       or inside a CIDR the options allow ({@link TransformOptions.EndpointAddresses}), otherwise the object is an
+ *       {@code EndpointAddressNotAllowed} rejection naming the address.</li>
  *   <li>NetworkPolicy / PodDisruptionBudget: selectors scoped to the tenant and virtual namespace.</li>
  *   <li>ServiceAccount: token {@code secrets} dropped, {@code imagePullSecrets} rewritten.</li>
  *   <li>PersistentVolumeClaim: {@code volumeName} dropped unless PersistentVolumes are synced, data sources rewritten,
@@ -877,8 +879,17 @@ public final class Transformer {
         for (int i = 0; subsets != null && i < subsets.size(); i++) {
             if (subsets.get(i).isJsonObject()) {
                 for (String list : List.of("addresses", "notReadyAddresses")) {
-                    TransformResult refused = targetRefs(w, Json.array(subsets.get(i).getAsJsonObject(), list),
-                            "subsets[" + i + "]." + list);
+                    JsonArray addrs = Json.array(subsets.get(i).getAsJsonObject(), list);
+                    String path = "subsets[" + i + "]." + list;
+                    for (int k = 0; addrs != null && k < addrs.size(); k++) {
+                        String ip = addrs.get(k).isJsonObject() ? Json.string(addrs.get(k).getAsJsonObject(), "ip")
+                                : null;
+                        TransformResult refused = address(w, ip, path + "[" + k + "].ip");
+                        if (refused != null) {
+                            return refused;
+                        }
+                    }
+                    TransformResult refused = targetRefs(w, addrs, path);
                     if (refused != null) {
                         return refused;
                     }
@@ -900,7 +911,56 @@ public final class Transformer {
                     "EndpointSlice " + w.src.virtualNamespace() + "/" + w.src.name() + " was made by the tenant's "
                             + manager + "; on the host the host's own controller makes the slices of synced Services");
         }
-        return targetRefs(w, Json.array(w.host, "endpoints"), "endpoints");
+        JsonArray endpoints = Json.array(w.host, "endpoints");
+        String type = Json.string(w.host, "addressType");
+        for (int i = 0; endpoints != null && ("IPv4".equals(type) || "IPv6".equals(type)) && i < endpoints.size(); i++) {
+            JsonArray addrs = endpoints.get(i).isJsonObject() ? Json.array(endpoints.get(i).getAsJsonObject(),
+                    "addresses") : null;
+            for (int k = 0; addrs != null && k < addrs.size(); k++) {
+                String ip = addrs.get(k).isJsonPrimitive() ? addrs.get(k).getAsString() : null;
+                TransformResult refused = address(w, ip, "endpoints[" + i + "].addresses[" + k + "]");
+                if (refused != null) {
+                    return refused;
+                }
+            }
+        }
+        return targetRefs(w, endpoints, "endpoints");
+    }
+
+    /**
+     * Admits an endpoint address only when it is the IP of one of this tenant's host pods or inside a CIDR the
+     * isolation profile lets the tenant reach; anything else (another tenant's pod, a node, the host API, a Service
+     * IP, a metadata service) is refused, naming the address.
+     */
+    private TransformResult address(Work w, String value, String field) {
+        java.net.InetAddress ip = Addresses.parse(value);
+        if (ip == null) {
+            return new TransformResult.Rejected(w.src, TransformResult.ENDPOINT_ADDRESS_NOT_ALLOWED, field,
+                    field + ": '" + value + "' is not an IP address; the host accepts only IPs here");
+        }
+        String special = Addresses.special(ip);
+        if (special != null) {
+            return new TransformResult.Rejected(w.src, TransformResult.ENDPOINT_ADDRESS_NOT_ALLOWED, field,
+                    field + ": " + value + " " + special + "; the host refuses it in an endpoint: remove it");
+        }
+        TransformOptions.EndpointAddresses allowed = options.endpointAddresses();
+        for (String pod : allowed.podIps()) {
+            if (ip.equals(Addresses.parse(pod))) {
+                return null;
+            }
+        }
+        for (String cidr : allowed.allowedCidrs()) {
+            if (Addresses.contains(cidr, ip)) {
+                return null;
+            }
+        }
+        return new TransformResult.Rejected(w.src, TransformResult.ENDPOINT_ADDRESS_NOT_ALLOWED, field,
+                field + ": " + value + " is neither the IP of one of tenant " + tenant + "'s pods on the host nor "
+                        + "inside a CIDR its isolation profile allows (spec.network.egressToCIDRs"
+                        + (allowed.allowedCidrs().isEmpty() ? ", empty" : ": " + String.join(", ",
+                                allowed.allowedCidrs())) + "); on the host it could reach another tenant, a node "
+                        + "or the host's own services: point the endpoint at your own pods, or ask the platform "
+                        + "team to allow the external CIDR");
     }
 
     /**

@@ -128,6 +128,18 @@ public final class FixtureYaml {
         if (j.has("keepNodeName")) {
             o = o.withKeepNodeName(j.get("keepNodeName").getAsBoolean());
         }
+        if (j.has("endpointAddresses")) {
+            JsonObject ea = j.getAsJsonObject("endpointAddresses");
+            java.util.Set<String> pods = new java.util.LinkedHashSet<>();
+            List<String> cidrs = new ArrayList<>();
+            if (ea.has("podIps")) {
+                ea.getAsJsonArray("podIps").forEach(e -> pods.add(e.getAsString()));
+            }
+            if (ea.has("allowedCidrs")) {
+                ea.getAsJsonArray("allowedCidrs").forEach(e -> cidrs.add(e.getAsString()));
+            }
+            o = o.withEndpointAddresses(new TransformOptions.EndpointAddresses(pods, cidrs));
+        }
         return o;
     }
 

@@ -150,8 +150,20 @@ class ForgedOwnershipTest {
                    "name":"web-x-default-x-alice"}}],"ports":[{"port":80}]}]}""")), host));
         Decision d = p.decisions().stream().filter(x -> x.kind().equals("Endpoints")).findFirst().orElseThrow();
         assertEquals(Action.ERROR, d.action(), d::toString);
-        assertEquals("FieldNotAllowed", d.reason());
-        assertTrue(d.message().contains("subsets[0].addresses[0].targetRef.namespace"), d.message());
+        // Alice's pod IP is not mallory's: refused by address before the targetRef is even looked at.
+        assertEquals("EndpointAddressNotAllowed", d.reason());
+        assertTrue(d.message().contains("subsets[0].addresses[0].ip: 10.42.0.10 is neither"), d.message());
+        Plan own = planner.plan(new Snapshot("mallory", NS, POLICY, TransformOptions.defaults()
+                .withEndpointAddresses(new TransformOptions.EndpointAddresses(java.util.Set.of("10.42.0.10"),
+                        List.of())), List.of(json("""
+                {"apiVersion":"v1","kind":"Endpoints","metadata":{"name":"steal","namespace":"default"},
+                 "subsets":[{"addresses":[{"ip":"10.42.0.10","targetRef":{"kind":"Pod","namespace":"team-dev",
+                   "name":"web-x-default-x-alice"}}],"ports":[{"port":80}]}]}""")), host));
+        Decision byRef = own.decisions().stream().filter(x -> x.kind().equals("Endpoints")).findFirst()
+                .orElseThrow();
+        assertEquals("FieldNotAllowed", byRef.reason(), "even with an address of its own, the targetRef to another "
+                + "namespace is refused");
+        assertTrue(byRef.message().contains("subsets[0].addresses[0].targetRef.namespace"), byRef.message());
     }
 
     @Test

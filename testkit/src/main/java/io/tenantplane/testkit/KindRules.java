@@ -32,10 +32,15 @@ final class KindRules {
         if (t.statusSubresource() && !t.custom()) {
             o.remove("status");
         }
+        if (t.group().equals("discovery.k8s.io") && t.plural().equals("endpointslices")) {
+            endpointSliceIps(o, causes);
+            return;
+        }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
             return;
         }
         switch (t.plural()) {
+            case "endpoints" -> endpointsIps(o, causes);
             case "namespaces" -> {
                 JsonObject spec = Json.child(o, "spec");
                 if (!spec.has("finalizers")) {
@@ -73,10 +78,15 @@ final class KindRules {
 
     /** Applies update rules; {@code o} is the candidate whose status and system metadata are already settled. */
     void onUpdate(ResourceType t, JsonObject old, JsonObject o, List<ApiError.Cause> causes) {
+        if (t.group().equals("discovery.k8s.io") && t.plural().equals("endpointslices")) {
+            endpointSliceIps(o, causes);
+            return;
+        }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
             return;
         }
         switch (t.plural()) {
+            case "endpoints" -> endpointsIps(o, causes);
             case "namespaces" -> {
                 JsonObject oldSpec = Json.obj(old, "spec");
                 if (oldSpec != null && oldSpec.has("finalizers")) {
@@ -155,6 +165,84 @@ final class KindRules {
      * or limit, Guaranteed when every container limits cpu and memory and requests equal limits (requests default
      * to limits), else Burstable.
      */
+    /**
+     * {@code ValidateEndpointIP} (pkg/apis/core/validation/validation.go), applied by {@code validateEndpointAddress}
+     * to every {@code subsets[].addresses[].ip} and {@code notReadyAddresses[].ip}: no unspecified, loopback,
+     * link-local or link-local multicast address.
+     */
+    private static void endpointsIps(JsonObject o, List<ApiError.Cause> causes) {
+        JsonArray subsets = o.get("subsets") instanceof JsonArray a ? a : new JsonArray();
+        for (int i = 0; i < subsets.size(); i++) {
+            for (String list : List.of("addresses", "notReadyAddresses")) {
+                JsonArray addrs = subsets.get(i) instanceof JsonObject s && s.get(list) instanceof JsonArray a
+                        ? a : new JsonArray();
+                for (int j = 0; j < addrs.size(); j++) {
+                    if (addrs.get(j) instanceof JsonObject addr && addr.get("ip") instanceof JsonPrimitive ip) {
+                        endpointIp("subsets[" + i + "]." + list + "[" + j + "].ip", ip.getAsString(), causes);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code validateEndpoints} (pkg/apis/discovery/validation/validation.go): for address types IPv4 and IPv6 each
+     * {@code endpoints[].addresses[]} is checked by {@code ValidateEndpointIP}.
+     */
+    private static void endpointSliceIps(JsonObject o, List<ApiError.Cause> causes) {
+        String type = o.get("addressType") instanceof JsonPrimitive p ? p.getAsString() : "";
+        if (!type.equals("IPv4") && !type.equals("IPv6")) {
+            return;
+        }
+        JsonArray eps = o.get("endpoints") instanceof JsonArray a ? a : new JsonArray();
+        for (int i = 0; i < eps.size(); i++) {
+            JsonArray addrs = eps.get(i) instanceof JsonObject e && e.get("addresses") instanceof JsonArray a
+                    ? a : new JsonArray();
+            for (int j = 0; j < addrs.size(); j++) {
+                if (addrs.get(j) instanceof JsonPrimitive ip) {
+                    endpointIp("endpoints[" + i + "].addresses[" + j + "]", ip.getAsString(), causes);
+                }
+            }
+        }
+    }
+
+    private static void endpointIp(String field, String value, List<ApiError.Cause> causes) {
+        java.net.InetAddress ip = ip(value);
+        if (ip == null) {
+            causes.add(ApiError.Cause.invalid(field, Validation.quote(value), "must be a valid IP address"));
+            return;
+        }
+        if (ip.isAnyLocalAddress()) {
+            causes.add(ApiError.Cause.invalid(field, Validation.quote(value), "may not be unspecified (" + value + ")"));
+        }
+        if (ip.isLoopbackAddress()) {
+            causes.add(ApiError.Cause.invalid(field, Validation.quote(value), "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
+        }
+        if (ip.isLinkLocalAddress()) {
+            causes.add(ApiError.Cause.invalid(field, Validation.quote(value),
+                    "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));
+        }
+        byte[] b = ip.getAddress();
+        boolean llMulticast = b.length == 4 ? (b[0] & 0xff) == 224 && b[1] == 0 && b[2] == 0
+                : (b[0] & 0xff) == 0xff && (b[1] & 0x0f) == 0x02;
+        if (llMulticast) {
+            causes.add(ApiError.Cause.invalid(field, Validation.quote(value),
+                    "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)"));
+        }
+    }
+
+    /** An IP literal (never a DNS lookup), or null. */
+    static java.net.InetAddress ip(String s) {
+        if (s == null || s.isEmpty() || !(s.matches("[0-9.]+") || s.matches("[0-9a-fA-F:.]+") && s.contains(":"))) {
+            return null;
+        }
+        try {
+            return java.net.InetAddress.getByName(s);
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
+
     static String qosClass(JsonObject spec) {
         boolean any = false;
         boolean guaranteed = true;
