@@ -132,7 +132,8 @@ final class Converger {
     }
 
     /**
-     * Where tenant pods reach their tenant API ({@link Options#tenantApi}), from the tenant API Service on the host.
+     * Where tenant pods reach their tenant API and DNS ({@link Options#tenantApi}), from the tenant API and DNS
+     * Services on the host.
      * A full pass reads the Service; a pass over one object uses what the last full pass read (a ClusterIP never
      * changes while its Service exists), so watch-driven passes cost no extra request.
      */
@@ -145,9 +146,13 @@ final class Converger {
             return known.orElse(null);
         }
         ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-        TransformOptions.TenantApi api = hostReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(),
-                ctx.cluster().namespace(), n.apiService())
-                .map(svc -> Options.tenantApi(ctx.cluster(), List.of(svc))).orElse(null);
+        ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
+        List<JsonObject> services = new ArrayList<>();
+        hostReader.get(service, ctx.cluster().namespace(), n.apiService()).ifPresent(services::add);
+        if (!services.isEmpty()) {
+            hostReader.get(service, ctx.cluster().namespace(), n.dnsService()).ifPresent(services::add);
+        }
+        TransformOptions.TenantApi api = Options.tenantApi(ctx.cluster(), services);
         tenantApis.put(ctx.key(), Optional.ofNullable(api));
         return api;
     }
@@ -232,6 +237,7 @@ final class Converger {
             applyAll(hostApplier, tokens.deletes());
             flowBack(tenantObjects);
             finalizePods(tenantObjects, hostObjects);
+            applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
             tendNodeMirrors(podsListed ? tenantObjects : null);
             return List.copyOf(outcomes);
         }
@@ -269,6 +275,7 @@ final class Converger {
                         clock.instant(), false).issues());
             }
             apply(new Plan(mine), snapshot);
+            applyAll(tenantApplier, PodLifecycle.vanishedDeletes(new Plan(mine), tenantObjects));
             List<JsonObject> ofKind = tenantObjects.stream().filter(o -> ref.kind().equals(Json.string(o, "kind")))
                     .toList();
             flowBack(ofKind);

@@ -75,33 +75,43 @@ final class Options {
     }
 
     /**
-     * Where tenant pods reach their tenant API: the ClusterIP and first port of the tenant API Service
-     * ({@code <tenant>-api} in the TenantCluster's namespace) among {@code hostObjects}, or null when it is not there
-     * or has no IP yet (pods then get no tenant token or address). The pass, a dry run and explain all decide it
+     * Where tenant pods reach their tenant API and DNS: the ClusterIP and first port of the tenant API Service
+     * ({@code <tenant>-api} in the TenantCluster's namespace) among {@code hostObjects}, with the ClusterIP of the
+     * DNS Service ({@code <tenant>-dns}) when it is there; null when the API Service is not there or has no IP yet
+     * (pods then get no tenant token, address or DNS). The pass, a dry run and explain all decide it
      * here, from the host objects they read.
      */
     static TransformOptions.TenantApi tenantApi(TenantCluster tc, java.util.Collection<JsonObject> hostObjects) {
         if (tc.mode() == TenantCluster.Mode.PRIVATE) {
             return null;
         }
-        String name = io.tenantplane.controlplane.ControlPlaneNames.of(tc).apiService();
+        io.tenantplane.controlplane.ControlPlaneNames n = io.tenantplane.controlplane.ControlPlaneNames.of(tc);
+        JsonObject api = service(tc, n.apiService(), hostObjects);
+        String ip = clusterIp(api);
+        if (ip == null) {
+            return null;
+        }
+        int port = 443;
+        JsonObject spec = Json.object(api, "spec");
+        if (spec != null && spec.get("ports") instanceof com.google.gson.JsonArray ports && !ports.isEmpty()
+                && ports.get(0).isJsonObject() && ports.get(0).getAsJsonObject().has("port")) {
+            port = ports.get(0).getAsJsonObject().get("port").getAsInt();
+        }
+        return new TransformOptions.TenantApi(ip, port, clusterIp(service(tc, n.dnsService(), hostObjects)));
+    }
+
+    private static JsonObject service(TenantCluster tc, String name, java.util.Collection<JsonObject> hostObjects) {
         for (JsonObject o : hostObjects) {
-            if (!"Service".equals(Json.string(o, "kind")) || !name.equals(Json.string(o, "metadata", "name"))
-                    || !tc.namespace().equals(Json.string(o, "metadata", "namespace"))) {
-                continue;
+            if ("Service".equals(Json.string(o, "kind")) && name.equals(Json.string(o, "metadata", "name"))
+                    && tc.namespace().equals(Json.string(o, "metadata", "namespace"))) {
+                return o;
             }
-            String ip = Json.string(o, "spec", "clusterIP");
-            if (ip == null || ip.isEmpty() || ip.equals("None")) {
-                return null;
-            }
-            int port = 443;
-            JsonObject spec = Json.object(o, "spec");
-            if (spec != null && spec.get("ports") instanceof com.google.gson.JsonArray ports && !ports.isEmpty()
-                    && ports.get(0).isJsonObject() && ports.get(0).getAsJsonObject().has("port")) {
-                port = ports.get(0).getAsJsonObject().get("port").getAsInt();
-            }
-            return new TransformOptions.TenantApi(ip, port);
         }
         return null;
+    }
+
+    private static String clusterIp(JsonObject service) {
+        String ip = service == null ? null : Json.string(service, "spec", "clusterIP");
+        return ip == null || ip.isEmpty() || ip.equals("None") ? null : ip;
     }
 }

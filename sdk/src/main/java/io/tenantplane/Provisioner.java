@@ -12,6 +12,7 @@ import io.tenantplane.apply.Resources;
 import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
+import io.tenantplane.controlplane.TenantDns;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.migration.MigrationProgress;
@@ -98,11 +99,15 @@ final class Provisioner {
         this.clock = clock;
     }
 
-    /** The isolation boundary, then the control plane, in apply order. */
+    /** The isolation boundary, then the control plane and the tenant's DNS (or its agents), in apply order. */
     static List<JsonObject> render(TenantCluster tc, IsolationProfile profile) {
         List<JsonObject> out = new ArrayList<>(new IsolationRenderer().render(tc, profile));
         ControlPlaneRenderer controlPlane = new ControlPlaneRenderer();
         out.addAll(controlPlane.render(tc));
+        if (tc.mode() != TenantCluster.Mode.PRIVATE) {
+            // Synced pods resolve the tenant's Services through the tenant's own DNS.
+            out.addAll(TenantDns.render(tc));
+        }
         if (tc.mode() == TenantCluster.Mode.PRIVATE) {
             // A tenant created in private mode runs its workloads on its own agents from the start, as one that
             // migrated there does.

@@ -42,6 +42,11 @@ public record ControlPlaneNames(String tenant, String namespace) {
         return tenant + "-api";
     }
 
+    /** {@code <tenant>-dns}: the tenant's DNS (ConfigMap, Deployment, Service, NetworkPolicy; shared and dedicated). */
+    public String dnsService() {
+        return tenant + "-dns";
+    }
+
     /** {@code <tenant>-kubeconfig}: the Secret with the tenant API's admin kubeconfig under {@value #KUBECONFIG_KEY}. */
     public String kubeconfigSecret() {
         return tenant + "-kubeconfig";

@@ -6,6 +6,7 @@ import static io.tenantplane.json.Build.obj;
 import com.google.gson.JsonObject;
 import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
+import io.tenantplane.controlplane.TenantDns;
 import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.IsolationProfile.Allowance;
@@ -32,7 +33,7 @@ import java.util.Objects;
  * </ol>
  *
  * <p><b>Network.</b> Every NetworkPolicy selects only this tenant's workload pods: label
- * {@code tenantplane.io/tenant=<tenant>} and not the control-plane component, so several tenants share a namespace
+ * {@code tenantplane.io/tenant=<tenant>} and not the control-plane or DNS component, so several tenants share a namespace
  * safely and the tenant's control plane stays reachable for the tenantplane controller. {@code <tenant>-default-deny}
  * is always there; allowances add exactly what they name. Pods of another tenant are never admitted: same-tenant rules
  * match this tenant's label only, and where a direction is left open ({@code defaultDeny.ingress/egress: false}) it
@@ -82,7 +83,7 @@ public final class IsolationRenderer {
     public static JsonObject workloadSelector(String tenant) {
         return obj("matchLabels", Map.of(ReverseMapping.TENANT, tenant),
                 "matchExpressions", arr(obj("key", ControlPlaneRenderer.COMPONENT_LABEL, "operator", "NotIn",
-                        "values", arr(ControlPlaneRenderer.COMPONENT))));
+                        "values", arr(ControlPlaneRenderer.COMPONENT, TenantDns.COMPONENT))));
     }
 
     /**
@@ -243,8 +244,22 @@ public final class IsolationRenderer {
                         Map.of("kubernetes.io/metadata.name", "kube-system")));
                 JsonObject rule = obj("to", arr(kubeSystem),
                         "ports", arr(obj("protocol", "UDP", "port", 53), obj("protocol", "TCP", "port", 53)));
-                yield policy(c, "allow-dns", from + "tenant " + c.tenant + "'s pods may query cluster DNS (port 53 "
-                        + "in kube-system)", List.of("Egress"), null, arr(rule));
+                if (c.tc.mode() == Mode.PRIVATE) {
+                    yield policy(c, "allow-dns", from + "tenant " + c.tenant + "'s pods may query cluster DNS (port "
+                            + "53 in kube-system)", List.of("Egress"), null, arr(rule));
+                }
+                Map<String, String> dnsLabels = new LinkedHashMap<>();
+                dnsLabels.put(ReverseMapping.TENANT, c.tenant);
+                dnsLabels.put(ControlPlaneRenderer.COMPONENT_LABEL, TenantDns.COMPONENT);
+                JsonObject tenantDns = obj("to", arr(obj(
+                        "namespaceSelector", obj("matchLabels", Map.of("kubernetes.io/metadata.name", c.tc.namespace())),
+                        "podSelector", obj("matchLabels", dnsLabels))),
+                        "ports", arr(obj("protocol", "UDP", "port", TenantDns.PORT),
+                                obj("protocol", "TCP", "port", TenantDns.PORT)));
+                yield policy(c, "allow-dns", from + "tenant " + c.tenant + "'s pods may query their own DNS ("
+                        + c.tenant + "-dns in namespace " + c.tc.namespace() + ", port " + TenantDns.PORT
+                        + ") and the host's cluster DNS (port 53 in kube-system)", List.of("Egress"), null,
+                        arr(tenantDns, rule));
             }
             case TENANT_API -> {
                 JsonObject controlPlane = obj(

@@ -72,7 +72,7 @@ public final class MigrationPlanner {
     /** Annotation on a node mirror that a migration cordoned, so that a reversed migration uncordons only those. */
     public static final String CORDONED_BY = "tenantplane.io/cordoned-by";
 
-    private final Planner syncPlanner = new Planner();
+    private final Planner syncPlanner = Planner.forMove();
     private final ControlPlaneRenderer controlPlane;
     private final BiFunction<TenantCluster, IsolationProfile, List<JsonObject>> boundary;
     private final Agents agents;

@@ -64,13 +64,29 @@ public final class Planner {
 
     private static final int MAX_DIFFS_IN_MESSAGE = 3;
 
+    private final boolean podsVanish;
+
     /** A planner; it holds no state, so one instance can serve every tenant and thread. */
     public Planner() {
+        this(true);
+    }
+
+    private Planner(boolean podsVanish) {
+        this.podsVanish = podsVanish;
+    }
+
+    /**
+     * A planner for moving a tenant's host copies into a new place (a migration between modes): a Pod that ran in the
+     * old place is created in the new one, where the default planner would report its host copy gone
+     * ({@link Reasons#HOST_POD_GONE}).
+     */
+    public static Planner forMove() {
+        return new Planner(false);
     }
 
     /** The plan for {@code snapshot}. */
     public Plan plan(Snapshot snapshot) {
-        return new Run(snapshot).plan();
+        return new Run(snapshot, podsVanish).plan();
     }
 
     /**
@@ -166,8 +182,11 @@ public final class Planner {
         private final Map<String, Boolean> serviceHasSelector = new HashMap<>();
         private final List<Decision> out = new ArrayList<>();
 
-        Run(Snapshot s) {
+        private final boolean podsVanish;
+
+        Run(Snapshot s, boolean podsVanish) {
             this.s = s;
+            this.podsVanish = podsVanish;
             this.transformer = new Transformer(s.tenant(), s.hostNamespace(), s.policy(), s.options());
             this.rules = transformer.rules();
         }
@@ -265,6 +284,12 @@ public final class Planner {
                 return noWant(src, key, Action.SKIP, Reasons.MANAGED_BY_HOST, what + " belongs to Service "
                         + src.virtualNamespace() + "/" + service + ", which has a selector: the host's controllers "
                         + "maintain its endpoints from the synced pods", null);
+            }
+            if (podsVanish && src.kind().equals("Pod") && hostByKey.get(key) == null) {
+                String gone = PodLifecycle.vanished(o);
+                if (gone != null) {
+                    return noWant(src, key, Action.SKIP, Reasons.HOST_POD_GONE, what + " " + gone, null);
+                }
             }
             TransformResult r = transformer.transform(o, src, hostName);
             return switch (r) {

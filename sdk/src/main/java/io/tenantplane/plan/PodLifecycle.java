@@ -26,6 +26,60 @@ public final class PodLifecycle {
     }
 
     /**
+     * Why a tenant Pod whose host copy is missing must not get a new one, or null when it may: the Pod ran on the
+     * host ({@code spec.nodeName} and {@code status.hostIP} set, which only the status flow-back of a host copy
+     * writes), so its host copy vanished there; a finished Pod is kept as its record.
+     */
+    public static String vanished(JsonObject pod) {
+        String node = Json.string(pod, "spec", "nodeName");
+        String hostIp = Json.string(pod, "status", "hostIP");
+        if (node == null || node.isEmpty() || hostIp == null || hostIp.isEmpty()) {
+            return null;
+        }
+        String phase = Json.string(pod, "status", "phase");
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            return "finished (" + phase + ") on node " + node + " and its host copy is gone; it is kept as the "
+                    + "record of its run and gets no new host copy";
+        }
+        return "ran on node " + node + " (host IP " + hostIp + ") and its host copy has disappeared from the host "
+                + "(evicted, deleted there, or its node is gone); a Pod never restarts elsewhere under the same "
+                + "identity, so it gets no new host copy and is deleted in the tenant, as a real cluster removes the "
+                + "Pods of a lost node; its controller makes a new one";
+    }
+
+    /**
+     * Tenant-side Delete decisions for the Pods the plan reported gone from the host ({@link Reasons#HOST_POD_GONE},
+     * not finished): grace period 0, the uid as precondition.
+     */
+    public static List<Decision> vanishedDeletes(Plan plan, List<JsonObject> tenantObjects) {
+        java.util.Map<String, JsonObject> pods = new java.util.HashMap<>();
+        for (JsonObject o : tenantObjects) {
+            if ("Pod".equals(Json.string(o, "kind"))) {
+                pods.put(Json.string(o, "metadata", "namespace") + "/" + Json.string(o, "metadata", "name"), o);
+            }
+        }
+        List<Decision> out = new ArrayList<>();
+        for (Decision d : plan.decisions()) {
+            if (!d.reason().equals(Reasons.HOST_POD_GONE) || d.source() == null || !d.kind().equals("Pod")) {
+                continue;
+            }
+            JsonObject pod = pods.get(d.source().virtualNamespace() + "/" + d.source().name());
+            String phase = pod == null ? null : Json.string(pod, "status", "phase");
+            if (pod == null || "Succeeded".equals(phase) || "Failed".equals(phase)) {
+                continue;
+            }
+            JsonObject options = new JsonObject();
+            options.addProperty("gracePeriodSeconds", 0);
+            out.add(new Decision(Action.DELETE, "Pod", d.source(), null, Reasons.HOST_POD_GONE,
+                    "Pod " + d.source().virtualNamespace() + "/" + d.source().name() + " of tenant "
+                            + d.source().tenant() + " is deleted with grace period 0: its host copy "
+                            + (d.host() == null ? "" : d.host().namespace() + "/" + d.host().name() + " ")
+                            + "disappeared from the host", options, pod));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
      * Tenant-side Delete decisions (host identity null, {@code observed} the tenant Pod, {@code desired} the delete
      * options) for the tenant's terminating Pods whose host copy is not among {@code hostObjects}.
      *

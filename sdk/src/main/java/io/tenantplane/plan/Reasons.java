@@ -49,6 +49,13 @@ public final class Reasons {
      */
     public static final String POD_FINALIZED = "PodFinalized";
     /**
+     * Skip, then Delete (tenant side): a tenant Pod that ran on the host (bound, with a host IP) whose host copy has
+     * disappeared there (evicted, deleted by someone, its node gone) is not recreated: a Pod never restarts
+     * elsewhere under the same identity. It is deleted with grace period 0, as the node lifecycle and pod GC of a real
+     * cluster remove it, and its controller makes a new one. A finished Pod (Succeeded, Failed) is kept as a record.
+     */
+    public static final String HOST_POD_GONE = "HostPodGone";
+    /**
      * Delete: a tenant Node that mirrors a host node has no tenant Pod bound to it any more (the host node was removed,
      * or the tenant's pods moved away); the full pass removes the mirror.
      */
@@ -98,6 +105,8 @@ public final class Reasons {
         m.put(SYSTEM_NAMESPACE, "Skip or Delete: tenant system namespaces are never synced.");
         m.put(SOURCE_TERMINATING, "Skip: the tenant object is being deleted and has no host copy.");
         m.put(HOST_COPY_TERMINATING, "Unchanged: the tenant Pod is being deleted and its host copy is terminating.");
+        m.put(HOST_POD_GONE, "Skip, then Delete (tenant): a tenant Pod that ran on the host lost its host copy; it is "
+                + "not recreated but deleted with grace 0 (a finished one is kept).");
         m.put(POD_FINALIZED, "Delete (tenant): a tenant Pod being deleted whose host copy is gone is deleted with "
                 + "grace period 0, as its kubelet would.");
         m.put(POD_SPEC_IMMUTABLE, "Unchanged: the host Pod keeps the spec it was created with; a Pod's spec cannot "

@@ -63,11 +63,13 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
     }
 
     /**
-     * The tenant API as a tenant pod reaches it: {@code host} is the ClusterIP of the tenant API Service on the host
-     * (then {@code kubernetes.default} and its longer names resolve to it through {@code hostAliases}) or, when the IP
-     * is not known yet (an offline plan), the Service's DNS name; {@code port} its port.
+     * The tenant API and DNS as a tenant pod reaches them: {@code host} is the ClusterIP of the tenant API Service on
+     * the host (then {@code kubernetes.default} and its longer names resolve to it through {@code hostAliases}) or,
+     * when the IP is not known yet (an offline plan), the Service's DNS name; {@code port} its port; {@code dns} the
+     * ClusterIP of the tenant's DNS Service ({@code <tenant>-dns}), or null when it is not known: pods then keep the
+     * host's DNS.
      */
-    public record TenantApi(String host, int port) {
+    public record TenantApi(String host, int port, String dns) {
         /** @throws IllegalArgumentException naming the argument when the host is blank or the port out of range */
         public TenantApi {
             if (host == null || host.isBlank()) {
@@ -76,6 +78,14 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
             if (port < 1 || port > 65535) {
                 throw new IllegalArgumentException("tenantApi port must be within 1..65535: " + port);
             }
+            if (dns != null && dns.isBlank()) {
+                dns = null;
+            }
+        }
+
+        /** The tenant API without a known DNS address. */
+        public TenantApi(String host, int port) {
+            this(host, port, null);
         }
 
         /** True when {@link #host} is an IPv4 or IPv6 address (not a DNS name). */

@@ -38,7 +38,10 @@ import java.util.stream.Collectors;
  *       annotations, so the pod still sees its tenant identity. {@code enableServiceLinks} is turned off (the host
  *       namespace's Service variables would leak other tenants' Services); {@code nodeName} is dropped unless the
  *       options keep it; {@code priority}, {@code preemptionPolicy} and {@code overhead} are left to host admission;
- *       the options' node selector and tolerations are added.</li>
+ *       the options' node selector and tolerations are added. With a known tenant API
+ *       ({@link TransformOptions.TenantApi}) the pod gets a tenant token, the {@code KUBERNETES_*} variables and
+ *       host aliases for {@code kubernetes.default}; with a known tenant DNS, a pod that would use cluster DNS gets
+ *       {@code dnsPolicy: None} and a {@code dnsConfig} naming the tenant's DNS and search path.</li>
  *   <li>Service: type checked against the allowed types; {@code externalIPs} refused; {@code clusterIP(s)} (unless
  *       {@code None}), {@code healthCheckNodePort} and {@code ports[].nodePort} dropped; a non-empty selector gets
  *       the tenant and virtual-namespace labels.</li>
@@ -73,6 +76,8 @@ public final class Transformer {
     private static final Set<String> TENANT_CONTROLLER_SLICE_MANAGERS = Set.of("endpointslice-controller.k8s.io",
             "endpointslicemirroring-controller.k8s.io");
     static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+    /** The tenant's cluster domain (k3s's default {@code --cluster-domain}). */
+    public static final String CLUSTER_DOMAIN = "cluster.local";
     static final String SLICE_MANAGED_BY_LABEL = "endpointslice.kubernetes.io/managed-by";
 
     private final String tenant;
@@ -439,6 +444,9 @@ public final class Transformer {
         if (!syncSa && options.tenantApi() != null) {
             tenantApiAddress(w, spec);
         }
+        if (options.tenantApi() != null && options.tenantApi().dns() != null) {
+            tenantDns(w, spec, options.tenantApi().dns());
+        }
         if (!spec.has("hostname") && HostNames.isDns1123Label(w.src.name())) {
             spec.addProperty("hostname", w.src.name());
         }
@@ -635,6 +643,76 @@ public final class Transformer {
         }
         w.notes.add("containers reach the tenant API at " + api.host() + ":" + port
                 + " (KUBERNETES_SERVICE_HOST/PORT and KUBERNETES_PORT*)" + aliases);
+    }
+
+    /** At most this many nameservers in a pod's resolv.conf ({@code MaxDNSNameservers}, kubelet and validation). */
+    private static final int MAX_NAMESERVERS = 3;
+    /** At most this many search domains ({@code MaxDNSSearchPaths}). */
+    private static final int MAX_SEARCHES = 32;
+
+    /**
+     * Points a pod that would use cluster DNS at the tenant's DNS, as the kubelet builds a ClusterFirst resolv.conf
+     * (kubernetes pkg/kubelet/network/dns/dns.go): {@code ClusterFirst} (the default) on the pod network and
+     * {@code ClusterFirstWithHostNet} get {@code dnsPolicy: None} with the tenant DNS first among the nameservers,
+     * the search path {@code <vns>.svc.cluster.local svc.cluster.local cluster.local} and {@code ndots:5}, the pod's
+     * own {@code dnsConfig} appended (its options win); {@code ClusterFirst} with {@code hostNetwork} falls back to
+     * the node's resolver as the kubelet does; {@code Default} and {@code None} are kept.
+     */
+    private void tenantDns(Work w, JsonObject spec, String dns) {
+        String policy = Objects.requireNonNullElse(Json.string(spec, "dnsPolicy"), "ClusterFirst");
+        boolean hostNetwork = spec.get("hostNetwork") instanceof JsonPrimitive p && p.isBoolean() && p.getAsBoolean();
+        if (!(policy.equals("ClusterFirstWithHostNet") || policy.equals("ClusterFirst") && !hostNetwork)) {
+            return;
+        }
+        JsonObject own = Json.object(spec, "dnsConfig");
+        List<String> nameservers = new ArrayList<>(List.of(dns));
+        String domain = CLUSTER_DOMAIN;
+        List<String> searches = new ArrayList<>(List.of(w.src.virtualNamespace() + ".svc." + domain, "svc." + domain,
+                domain));
+        java.util.LinkedHashMap<String, JsonObject> opts = new java.util.LinkedHashMap<>();
+        JsonObject ndots = new JsonObject();
+        ndots.addProperty("name", "ndots");
+        ndots.addProperty("value", "5");
+        opts.put("ndots", ndots);
+        if (own != null) {
+            appendStrings(Json.array(own, "nameservers"), nameservers);
+            appendStrings(Json.array(own, "searches"), searches);
+            JsonArray o = Json.array(own, "options");
+            for (int i = 0; o != null && i < o.size(); i++) {
+                if (o.get(i).isJsonObject() && Json.string(o.get(i).getAsJsonObject(), "name") != null) {
+                    opts.put(Json.string(o.get(i).getAsJsonObject(), "name"), o.get(i).getAsJsonObject().deepCopy());
+                }
+            }
+        }
+        String omitted = "";
+        if (nameservers.size() > MAX_NAMESERVERS) {
+            omitted = "; nameservers beyond " + MAX_NAMESERVERS + " omitted as the kubelet omits them: "
+                    + String.join(", ", nameservers.subList(MAX_NAMESERVERS, nameservers.size()));
+            nameservers = new ArrayList<>(nameservers.subList(0, MAX_NAMESERVERS));
+        }
+        if (searches.size() > MAX_SEARCHES) {
+            omitted += "; search domains beyond " + MAX_SEARCHES + " omitted";
+            searches = new ArrayList<>(searches.subList(0, MAX_SEARCHES));
+        }
+        JsonObject config = new JsonObject();
+        config.add("nameservers", Json.gson().toJsonTree(nameservers));
+        config.add("searches", Json.gson().toJsonTree(searches));
+        JsonArray optArray = new JsonArray();
+        opts.values().forEach(optArray::add);
+        config.add("options", optArray);
+        spec.addProperty("dnsPolicy", "None");
+        spec.add("dnsConfig", config);
+        w.notes.add("resolves names with tenant " + tenant + "'s DNS at " + dns + " (dnsPolicy " + policy
+                + " becomes None with nameserver " + dns + ", search " + String.join(" ", searches.subList(0,
+                Math.min(3, searches.size()))) + ", ndots:" + Json.string(opts.get("ndots"), "value") + ")" + omitted);
+    }
+
+    private static void appendStrings(JsonArray from, List<String> to) {
+        for (int i = 0; from != null && i < from.size(); i++) {
+            if (from.get(i).isJsonPrimitive() && !to.contains(from.get(i).getAsString())) {
+                to.add(from.get(i).getAsString());
+            }
+        }
     }
 
     private static boolean isTenantTokenVolume(JsonObject v) {

@@ -110,7 +110,12 @@ final class Live implements AutoCloseable {
 
     /** Starts the API server of tenant {@code name}. */
     Kube tenant(String name) {
-        KubeApiServer server = tenantServers.computeIfAbsent(name, n -> KubeApiServer.builder().build().start());
+        return tenant(name, KubeApiServer.builder());
+    }
+
+    /** Starts the API server of tenant {@code name} from {@code server} (unless it runs already). */
+    Kube tenant(String name, KubeApiServer.Builder builder) {
+        KubeApiServer server = tenantServers.computeIfAbsent(name, n -> builder.build().start());
         ApiClient client = tenantClients.computeIfAbsent(name, n -> {
             try {
                 return new ClientBuilder().setBasePath(server.url()).build();

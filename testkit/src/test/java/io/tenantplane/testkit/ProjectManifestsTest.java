@@ -51,4 +51,28 @@ class ProjectManifestsTest {
             }
         }
     }
+
+    /**
+     * The end-to-end script cannot run here (no Docker, no kind); what can be checked is checked: it parses, and the
+     * tenant objects it applies are accepted by a tenant API.
+     */
+    @Test
+    void theEndToEndScriptParsesAndItsTenantObjectsApply() throws Exception {
+        Path script = REPO.resolve("e2e/quickstart-kind.sh");
+        Process bash = new ProcessBuilder("bash", "-n", script.toString()).redirectErrorStream(true).start();
+        String syntax = new String(bash.getInputStream().readAllBytes());
+        assertTrue(bash.waitFor() == 0, "bash -n e2e/quickstart-kind.sh: " + syntax);
+        String text = Files.readString(script);
+        int start = text.indexOf("<<'YAML'\n");
+        int end = text.indexOf("\nYAML\n", start);
+        assertTrue(start > 0 && end > start, "the script applies its tenant objects from a YAML heredoc");
+        Path yaml = dir.resolve("prober.yaml");
+        Files.writeString(yaml, text.substring(start + "<<'YAML'\n".length(), end + 1));
+        try (KubeApiServer tenant = KubeApiServer.builder().build().start()) {
+            Kubectl kubectl = new Kubectl(tenant.writeKubeconfig(dir), dir);
+            String out = kubectl.run("apply", "--dry-run=server", "-f", yaml.toString()).ok().out();
+            assertTrue(out.contains("pod/prober created (server dry run)"), out);
+            assertTrue(out.contains("rolebinding.rbac.authorization.k8s.io/prober-reads-pods created"), out);
+        }
+    }
 }

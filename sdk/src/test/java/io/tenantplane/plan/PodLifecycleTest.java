@@ -1,0 +1,53 @@
+package io.tenantplane.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.SyncPolicy;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which tenant Pods lose their host copy for good, and how the tenant is told. */
+class PodLifecycleTest {
+
+    private static JsonObject pod(String name, String phase, String hostIp) {
+        return JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"default","uid":"u-%s"},
+                 "spec":{"nodeName":"worker-1","containers":[{"name":"c","image":"c"}]},
+                 "status":{"phase":"%s"%s}}""".formatted(name, name, phase,
+                hostIp == null ? "" : ",\"hostIP\":\"" + hostIp + "\"")).getAsJsonObject();
+    }
+
+    private static final SyncPolicy PODS = new SyncPolicy(null, null, null, new SyncPolicy.Spec(
+            List.of(new SyncPolicy.KindRule("Pod", null, true, null, null, null))));
+
+    @Test
+    void aRunningPodWhoseHostCopyVanishedIsDeletedWithGraceZeroAndItsUid() {
+        List<JsonObject> tenant = List.of(pod("gone", "Running", "172.18.0.3"), pod("done", "Failed", "172.18.0.3"),
+                pod("waiting", "Pending", null));
+        Plan plan = new Planner().plan(new Snapshot("dev", "team-dev", PODS, null, tenant, List.of()));
+        List<Decision> deletes = PodLifecycle.vanishedDeletes(plan, tenant);
+        assertEquals(1, deletes.size(), deletes::toString);
+        Decision d = deletes.get(0);
+        assertEquals(Action.DELETE, d.action());
+        assertEquals(Reasons.HOST_POD_GONE, d.reason());
+        assertNull(d.host(), "a tenant-side decision");
+        assertEquals("gone", d.source().name());
+        assertEquals("u-gone", d.source().uid());
+        assertEquals(0, d.desired().get("gracePeriodSeconds").getAsInt());
+        assertEquals("gone", Json.string(d.observed(), "metadata", "name"));
+    }
+
+    @Test
+    void theMovePlannerCreatesPodsThatRanElsewhere() {
+        List<JsonObject> tenant = List.of(pod("gone", "Running", "172.18.0.3"));
+        Plan plan = Planner.forMove().plan(new Snapshot("dev", "team-dev-x-dev", PODS,
+                io.tenantplane.transform.TransformOptions.defaults().withPodSecurity(
+                        io.tenantplane.transform.PodSecurityLevel.PRIVILEGED), tenant, List.of()));
+        assertEquals(Action.CREATE, plan.decisions().get(0).action(), plan.decisions()::toString);
+        assertEquals(List.of(), PodLifecycle.vanishedDeletes(plan, tenant));
+    }
+}
