@@ -309,11 +309,35 @@ final class Converger {
                         kindScope = scope.kind(currentKind);
                     }
                     Outcome o = hostApplier.apply(d, (stale, current) -> replan(snapshot, stale, current));
+                    if (o instanceof Outcome.Failed f && refusedClusterIp(f)) {
+                        o = hostApplier.apply(allocatedByHost(f), Applier.Replanner.NONE);
+                    }
                     report(o, kindScope);
                 }
             } finally {
                 kindScope.close();
             }
+        }
+
+        /** A Service create the host refused for the ClusterIP it asked for (taken there, or outside its range). */
+        private static boolean refusedClusterIp(Outcome.Failed f) {
+            Decision d = f.decision();
+            return d.action() == Action.CREATE && d.kind().equals("Service") && f.code() == 422
+                    && d.desired() != null && Json.string(d.desired(), "spec", "clusterIP") != null
+                    && !"None".equals(Json.string(d.desired(), "spec", "clusterIP"))
+                    && f.message() != null && f.message().contains("spec.clusterIP");
+        }
+
+        /** The refused create again, with the ClusterIP left to the host; the tenant Service then takes it. */
+        private static Decision allocatedByHost(Outcome.Failed f) {
+            Decision d = f.decision();
+            JsonObject desired = d.desired().deepCopy();
+            String asked = Json.string(desired, "spec", "clusterIP");
+            Json.object(desired, "spec").remove("clusterIP");
+            Json.object(desired, "spec").remove("clusterIPs");
+            return new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message()
+                    + "; the host refused the tenant's ClusterIP " + asked + " (" + f.message() + "), so it allocates "
+                    + "one and the tenant Service takes it", desired, d.observed());
         }
 
         private Decision replan(Snapshot snapshot, Decision stale, JsonObject current) {
@@ -446,7 +470,7 @@ final class Converger {
             try {
                 for (JsonObject t : tenantObjects) {
                     String kind = Json.string(t, "kind");
-                    if (kind == null || !statusFlowsBack(kind)) {
+                    if (kind == null) {
                         continue;
                     }
                     JsonObject host = hostCopies.get(kind + "/" + Json.string(t, "metadata", "namespace") + "/"
@@ -455,6 +479,15 @@ final class Converger {
                         continue;
                     }
                     JsonObject tenantObject = t;
+                    if (kind.equals("Service")) {
+                        tenantObject = shareClusterIp(t, host, kindScope);
+                        if (tenantObject == null) {
+                            continue;
+                        }
+                    }
+                    if (!statusFlowsBack(kind)) {
+                        continue;
+                    }
                     if (kind.equals("Pod")) {
                         tenantObject = bind(t, host, kindScope);
                         if (tenantObject == null) {
@@ -466,6 +499,42 @@ final class Converger {
             } finally {
                 kindScope.close();
             }
+        }
+
+        /**
+         * Gives a tenant Service the ClusterIP of its host copy, so that what the tenant's DNS answers is routable
+         * on the host: the ClusterIP never changes while a Service exists, so the tenant Service is deleted (uid and
+         * resourceVersion as preconditions) and created again with the host's IP, as vcluster's service syncer does.
+         * Headless and ExternalName Services have none to share. Returns the tenant Service as it is afterwards, or
+         * null when it is not known.
+         */
+        private JsonObject shareClusterIp(JsonObject tenantService, JsonObject hostService,
+                                          Observer.PassScope kindScope) {
+            String hostIp = Json.string(hostService, "spec", "clusterIP");
+            String own = Json.string(tenantService, "spec", "clusterIP");
+            if (hostIp == null || hostIp.isEmpty() || hostIp.equals("None") || own == null || own.equals("None")
+                    || hostIp.equals(own) || Json.string(tenantService, "metadata", "deletionTimestamp") != null) {
+                return tenantService;
+            }
+            JsonObject desired = tenantService.deepCopy();
+            JsonObject spec = Json.child(desired, "spec");
+            spec.addProperty("clusterIP", hostIp);
+            JsonElement hostIps = Json.object(hostService, "spec").get("clusterIPs");
+            spec.add("clusterIPs", hostIps != null && hostIps.isJsonArray() ? hostIps.deepCopy() : ipList(hostIp));
+            Decision d = new Decision(Action.UPDATE, "Service", source(tenantService), hostRef(hostService),
+                    Reasons.CLUSTER_IP_FROM_HOST, describe(tenantService) + " takes the ClusterIP " + hostIp
+                            + " of its host copy " + where(hostService) + " (it had " + own + ", which the host does "
+                            + "not route): the tenant Service is created again with it, a ClusterIP never changes "
+                            + "in place", desired, tenantService);
+            Outcome o = tenantApplier.recreate(d);
+            report(o, kindScope);
+            return o instanceof Outcome.Applied a ? a.result() : null;
+        }
+
+        private static com.google.gson.JsonArray ipList(String ip) {
+            com.google.gson.JsonArray a = new com.google.gson.JsonArray();
+            a.add(ip);
+            return a;
         }
 
         private boolean statusFlowsBack(String kind) {

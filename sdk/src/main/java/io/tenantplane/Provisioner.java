@@ -70,7 +70,7 @@ final class Provisioner {
     /** Kinds the renderers produce in a namespace; removal lists them by the tenant's labels. */
     private static final List<String> RENDERED_KINDS = List.of("StatefulSet", "PodDisruptionBudget", "Service",
             "Secret", "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange",
-            "PersistentVolumeClaim");
+            "PersistentVolumeClaim", "Deployment", "ConfigMap");
 
     private final Applier applier;
     private final Applier statusWriter;
@@ -584,7 +584,8 @@ final class Provisioner {
         String component = Json.labels(o).get(ControlPlaneRenderer.COMPONENT_LABEL);
         boolean synced = Json.annotations(o).containsKey(ReverseMapping.SOURCE_KIND);
         return !synced && (ControlPlaneRenderer.COMPONENT.equals(component)
-                || IsolationRenderer.COMPONENT.equals(component) || AGENT_COMPONENT.equals(component));
+                || IsolationRenderer.COMPONENT.equals(component) || AGENT_COMPONENT.equals(component)
+                || TenantDns.COMPONENT.equals(component));
     }
 
     private static boolean ownedNamespace(JsonObject ns, String tenant) {

@@ -49,6 +49,11 @@ final class Args {
         return stdin;
     }
 
+    /** Standard output, for commands that write as they go. */
+    PrintWriter out() {
+        return out;
+    }
+
     /** Writes the command's result to stdout. */
     void print(String text) {
         out.print(text);

@@ -26,7 +26,7 @@ public final class Main {
 
     /** The commands, in the order help lists them. */
     static final List<String> COMMANDS = List.of("validate", "render", "plan", "explain-sync", "trace", "demo",
-            "decisions");
+            "decisions", "sandbox");
 
     private Main() {
     }
@@ -77,6 +77,7 @@ public final class Main {
             case "trace" -> new TraceCommand();
             case "demo" -> new DemoCommand();
             case "decisions" -> new DecisionsCommand();
+            case "sandbox" -> new SandboxCommand();
             default -> throw new IllegalArgumentException("no command " + name);
         };
     }

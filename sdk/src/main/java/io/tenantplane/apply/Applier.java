@@ -215,12 +215,67 @@ public final class Applier {
                 return new Outcome.Applied(decision, reply.body(), attempts);
             }
             observer.apiError("create", "pods/binding", reply.code());
-            // A 409 here means the pod is already bound: retrying cannot change that.
+            // A 409 here means the pod is already bound: retrying cannot change that. Bound to this very node (by
+            // another pass that saw the same host copy), there is nothing left to write.
+            if (reply.code() == 409) {
+                Rest.Reply now = rest.get(ResourceKind.wellKnown("v1", "Pod").orElseThrow().objectPath(ns, name));
+                if (now.ok() && nodeName.equals(Json.string(now.body(), "spec", "nodeName"))) {
+                    return new Outcome.NotWritten(decision);
+                }
+            }
             if (attempts >= maxAttempts || reply.code() == 409 || !reply.retryable()) {
                 return failed(decision, reply, attempts);
             }
             sleep(attempts);
         }
+    }
+
+    /**
+     * Replaces {@code decision.observed()} by {@code decision.desired()} under the same name, for a field the API
+     * server never lets change (a Service's ClusterIP): a delete with the observed object's uid and resourceVersion as
+     * preconditions, then a create. When the create is refused the observed object is created again as it was (without
+     * what its server allocated), so the object is never lost; the outcome is then the refusal. A precondition that
+     * fails (the object changed meanwhile) writes nothing; the next pass decides again.
+     */
+    public Outcome recreate(Decision decision) {
+        Objects.requireNonNull(decision, "decision");
+        JsonObject observed = Objects.requireNonNull(decision.observed(), "decision.observed");
+        JsonObject desired = Objects.requireNonNull(decision.desired(), "decision.desired");
+        ResourceKind kind = kindOf(decision);
+        String ns = kind.namespaced() ? Json.string(observed, "metadata", "namespace") : null;
+        String name = Json.string(observed, "metadata", "name");
+        Rest.Reply deleted = rest.call("DELETE", kind.objectPath(ns, name), Map.of(), deleteOptions(observed, null));
+        if (!deleted.ok() && deleted.code() != 404) {
+            observer.apiError("delete", kind.plural(), deleted.code());
+            return failed(decision, deleted, 1);
+        }
+        Rest.Reply created = rest.call("POST", kind.collectionPath(ns), query(), withType(fresh(desired), kind));
+        if (created.ok()) {
+            return new Outcome.Applied(decision, created.body(), 1);
+        }
+        observer.apiError("create", kind.plural(), created.code());
+        JsonObject restore = withType(fresh(observed), kind);
+        JsonObject spec = Json.object(restore, "spec");
+        if (spec != null && kind.kind().equals("Service")) {
+            spec.remove("clusterIP");
+            spec.remove("clusterIPs");
+        }
+        Rest.Reply restored = rest.call("POST", kind.collectionPath(ns), query(), restore);
+        String note = restored.ok() ? "; the object was created again as it was"
+                : "; creating it again as it was failed too (" + restored.code() + " " + restored.message() + ")";
+        return new Outcome.Failed(decision, created.code(), created.reason(), created.message() + note, 1);
+    }
+
+    /** A copy without what the server set on the object (identity, versions, timestamps, status). */
+    private static JsonObject fresh(JsonObject o) {
+        JsonObject copy = o.deepCopy();
+        JsonObject meta = Json.child(copy, "metadata");
+        for (String f : List.of("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields",
+                "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink")) {
+            meta.remove(f);
+        }
+        copy.remove("status");
+        return copy;
     }
 
     private Rest.Reply write(Decision d, ResourceKind kind, Target t) {

@@ -18,6 +18,11 @@ import java.util.Map;
  * let the agents read the join token (the Secret lives beside the control plane, in the TenantCluster's namespace,
  * and a pod cannot mount a Secret of another namespace, so an init container fetches it).
  *
+ * <p>Each agent keeps its data directory on a claim of its own ({@value #DATA_STORAGE}, the host's default
+ * StorageClass): containerd's images, and the tenant's volumes, which k3s's local-path provisioner (left on by the
+ * control plane in private mode) makes the tenant's default StorageClass {@code local-path}. A volume lives on the
+ * agent whose claim holds it; the tenant's scheduler keeps its pods there (local-path volumes carry node affinity).
+ *
  * <p>Agents register tenant Nodes labelled {@value #NODE_LABEL}={@code <tenant>}; that is how the planner tells
  * agents from the node mirrors of shared and dedicated mode. A k3s agent runs a kubelet and containerd, so its pod is
  * privileged: the tenant's host namespace must admit that in private mode.
@@ -30,6 +35,11 @@ public final class Agents {
     public static final String COMPONENT = "agent";
     /** Agents per tenant. */
     public static final int REPLICAS = 2;
+    /**
+     * Size of each agent's data claim (host default StorageClass): images, and the tenant's volumes through k3s's
+     * local-path provisioner, the tenant's default StorageClass in private mode.
+     */
+    public static final String DATA_STORAGE = "20Gi";
 
     private final ControlPlaneRenderer controlPlane;
 
@@ -81,8 +91,7 @@ public final class Agents {
                 "readinessProbe", obj("tcpSocket", obj("port", 10250), "periodSeconds", 10));
         JsonObject podSpec = obj("serviceAccountName", name, "enableServiceLinks", false,
                 "initContainers", arr(fetch), "containers", arr(agent),
-                "volumes", arr(obj("name", "join", "emptyDir", obj("medium", "Memory", "sizeLimit", "1Mi")),
-                        obj("name", "data", "emptyDir", obj())));
+                "volumes", arr(obj("name", "join", "emptyDir", obj("medium", "Memory", "sizeLimit", "1Mi"))));
         Map<String, String> podLabels = new LinkedHashMap<>(labels(t));
         podLabels.putAll(selector);
         out.add(obj("apiVersion", "apps/v1", "kind", "StatefulSet",
@@ -90,7 +99,13 @@ public final class Agents {
                         + " (private mode): the tenant's workloads run on them, scheduled by the tenant's own scheduler"),
                 "spec", obj("serviceName", name, "replicas", REPLICAS, "podManagementPolicy", "Parallel",
                         "selector", obj("matchLabels", selector),
-                        "template", obj("metadata", obj("labels", podLabels), "spec", podSpec))));
+                        "template", obj("metadata", obj("labels", podLabels), "spec", podSpec),
+                        // The agent's data directory: containerd's images and the tenant's volumes, which k3s's
+                        // local-path provisioner (the tenant's default StorageClass "local-path") keeps under
+                        // storage/. A claim per agent, so both survive an agent pod's restart.
+                        "volumeClaimTemplates", arr(obj("metadata", obj("name", "data"),
+                                "spec", obj("accessModes", arr("ReadWriteOnce"),
+                                        "resources", obj("requests", obj("storage", DATA_STORAGE))))))));
         return List.copyOf(out);
     }
 

@@ -259,10 +259,14 @@ public final class ControlPlaneRenderer {
             }
         }
         boolean hostRunsPods = tc.mode() != Mode.PRIVATE;
-        a.add("--disable=traefik,servicelb,metrics-server,local-storage" + (hostRunsPods ? ",coredns" : ""));
+        // Private mode keeps k3s's local-path provisioner: the tenant's default StorageClass, storing on the agents'
+        // volumes. Shared and dedicated tenants get theirs from the host (claims are synced).
+        a.add("--disable=traefik,servicelb,metrics-server" + (hostRunsPods ? ",local-storage,coredns" : ""));
         a.add("--disable-cloud-controller");
         a.add("--disable-helm-controller");
         if (hostRunsPods) {
+            // A tenant Service takes its host copy's ClusterIP, so the tenant API must accept the host's range.
+            a.add("--service-cidr=" + cp.serviceCIDR());
             a.add("--disable-scheduler");
             a.add("--disable-network-policy");
             a.add("--egress-selector-mode=disabled");

@@ -518,11 +518,23 @@ public final class MigrationPlanner {
                 tenantObjects.add(o);
             }
             Snapshot snap = new Snapshot(tenant, tns, s.policy(), options(), tenantObjects, w.hostIn(tns));
+            String old = tns.equals(cns) ? own : cns;
             List<StepDecision> out = new ArrayList<>();
             for (Decision d : syncPlanner.plan(snap).decisions()) {
-                if (d.action() != Action.SKIP) {
-                    out.add(new StepDecision(StepDecision.Api.HOST, d));
+                if (d.action() == Action.SKIP) {
+                    continue;
                 }
+                String ip = d.desired() == null ? null : Json.string(d.desired(), "spec", "clusterIP");
+                JsonObject previous = d.action() == Action.CREATE && d.kind().equals("Service") && d.host() != null
+                        && ip != null && !ip.equals("None") ? w.host("Service", old, d.host().name()) : null;
+                if (previous != null && ours(previous)) {
+                    // A ClusterIP belongs to one Service at a time: the old copy gives it up first, so that the tenant
+                    // Service keeps its IP (and its identity) across the move.
+                    out.add(hostDelete(previous, "ClusterIPMoves", "host copy of " + source(previous) + " in the "
+                            + "old place gives up ClusterIP " + ip + " to its copy in " + tns + ", so the tenant "
+                            + "Service keeps its IP; it routes to the Pods in " + tns + " as they become Ready"));
+                }
+                out.add(new StepDecision(StepDecision.Api.HOST, d));
             }
             return out;
         }

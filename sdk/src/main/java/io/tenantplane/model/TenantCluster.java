@@ -36,6 +36,12 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * default version is pinned ({@code ControlPlaneRenderer} derives the image tag from it).
      */
     public static final String DEFAULT_K3S_VERSION = "v1.31.4+k3s1";
+    /**
+     * The tenant API's Service range when {@code spec.controlPlane.serviceCIDR} is not set: kubeadm's default, which
+     * holds kind's ({@code 10.96.0.0/16}). It must hold the host's Service IPs (a tenant Service takes its host copy's
+     * ClusterIP): set the field to the host's {@code --service-cluster-ip-range} when the host uses another.
+     */
+    public static final String DEFAULT_SERVICE_CIDR = "10.96.0.0/12";
     /** Datastore volume size when {@code spec.controlPlane.datastore.storage} is not set. */
     public static final String DEFAULT_STORAGE = "5Gi";
     /**
@@ -127,8 +133,15 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * @param version   the k3s version, e.g. {@code v1.31.4+k3s1}; default {@link TenantCluster#DEFAULT_K3S_VERSION}
      * @param datastore where the tenant API state is kept
      * @param resources CPU and memory for the k3s container; defaults chosen by the renderer when absent
+     * @param serviceCIDR the tenant API's Service range ({@code k3s --service-cidr}); it must be the host's, because
+     *                    a tenant Service takes the ClusterIP of its host copy; default {@link #DEFAULT_SERVICE_CIDR}
      */
-    public record ControlPlane(Integer replicas, String version, Datastore datastore, Resources resources) {
+    public record ControlPlane(Integer replicas, String version, Datastore datastore, Resources resources,
+                               String serviceCIDR) {
+        /** Without a Service range (the default applies). */
+        public ControlPlane(Integer replicas, String version, Datastore datastore, Resources resources) {
+            this(replicas, version, datastore, resources, null);
+        }
     }
 
     /**
@@ -281,12 +294,13 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      */
     public TenantCluster withDefaults() {
         Spec s = spec == null ? new Spec(null, null, null, null, null) : spec;
-        ControlPlane cp = s.controlPlane() == null ? new ControlPlane(null, null, null, null) : s.controlPlane();
+        ControlPlane cp = s.controlPlane() == null ? new ControlPlane(null, null, null, null, null) : s.controlPlane();
         Datastore ds = cp.datastore() == null ? new Datastore(null, null, null) : cp.datastore();
         DatastoreType type = ds.type() == null ? DatastoreType.SQLITE : ds.type();
         Datastore dsd = new Datastore(type, ds.storage() == null ? DEFAULT_STORAGE : ds.storage(), ds.storageClassName());
         ControlPlane cpd = new ControlPlane(cp.replicas() == null ? (type == DatastoreType.ETCD ? 3 : 1) : cp.replicas(),
-                cp.version() == null ? DEFAULT_K3S_VERSION : cp.version(), dsd, cp.resources());
+                cp.version() == null ? DEFAULT_K3S_VERSION : cp.version(), dsd, cp.resources(),
+                cp.serviceCIDR() == null ? DEFAULT_SERVICE_CIDR : cp.serviceCIDR());
         Spec sd = new Spec(s.mode() == null ? Mode.SHARED : s.mode(), s.isolationProfileRef(), s.syncPolicyRef(),
                 s.hostNamespace(), cpd);
         return new TenantCluster(apiVersion == null ? API_VERSION : apiVersion, kind == null ? KIND : kind, metadata,

@@ -13,6 +13,9 @@ import java.util.regex.Pattern;
 /** The rules of a TenantCluster on its own. */
 final class TenantClusterValidation {
 
+    static final Pattern SERVICE_CIDR = Pattern.compile(
+            "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+                    + "/([8-9]|[12][0-9]|30)");
     static final Pattern K3S_VERSION = Pattern.compile("v1\\.[0-9]+\\.[0-9]+\\+k3s[0-9]+");
     static final Set<String> RESERVED_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease", "default");
 
@@ -100,6 +103,11 @@ final class TenantClusterValidation {
             out.add(Problem.of("spec.controlPlane.version", "\"" + cp.version() + "\" is not a k3s version: write it "
                     + "as in the k3s release names, e.g. " + TenantCluster.DEFAULT_K3S_VERSION + " (the default when "
                     + "unset)"));
+        }
+        if (cp.serviceCIDR() != null && !SERVICE_CIDR.matcher(cp.serviceCIDR()).matches()) {
+            out.add(Problem.of("spec.controlPlane.serviceCIDR", "\"" + cp.serviceCIDR() + "\" is not an IPv4 CIDR: "
+                    + "write the host's Service range (kube-apiserver --service-cluster-ip-range), e.g. "
+                    + TenantCluster.DEFAULT_SERVICE_CIDR + " (the default when unset)"));
         }
         if (cp.datastore() != null) {
             TenantCluster.Datastore ds = cp.datastore();

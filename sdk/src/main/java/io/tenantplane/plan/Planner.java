@@ -389,6 +389,27 @@ public final class Planner {
          * The decision for {@code w} when it is the only tenant object wanting its host name. Made right after the
          * transform, while the object is fresh in the cache, and dropped when another object wants the same name.
          */
+        /**
+         * A Service's ClusterIP is the host's once allocated (it never changes in place): the desired copy is compared
+         * with the host's IP, and a tenant Service with another IP takes the host's (the pass's ClusterIPFromHost).
+         */
+        private static JsonObject withHostClusterIp(JsonObject desired, JsonObject observed) {
+            JsonObject obsSpec = Json.object(observed, "spec");
+            JsonObject spec = Json.object(desired, "spec");
+            if (obsSpec == null || spec == null || !obsSpec.has("clusterIP") || !spec.has("clusterIP")) {
+                return desired;
+            }
+            JsonObject copy = desired.deepCopy();
+            JsonObject s = Json.object(copy, "spec");
+            s.add("clusterIP", obsSpec.get("clusterIP").deepCopy());
+            if (obsSpec.has("clusterIPs")) {
+                s.add("clusterIPs", obsSpec.get("clusterIPs").deepCopy());
+            } else {
+                s.remove("clusterIPs");
+            }
+            return copy;
+        }
+
         private Decision decideAlone(HostKey key, Want w) {
             JsonObject observed = w.host() == null ? null : w.host().object;
             TenantObjectRef src = w.source();
@@ -418,6 +439,9 @@ public final class Planner {
                         null, observed);
             }
             JsonObject desired = w.result().host();
+            if (key.kind().equals("Service")) {
+                desired = withHostClusterIp(desired, observed);
+            }
             String desiredHash = Json.string(desired, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
             String observedHash = Json.string(observed, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
             List<Differences.Difference> diffs = Differences.of(desired, observed);

@@ -56,6 +56,11 @@ public final class Reasons {
      */
     public static final String HOST_POD_GONE = "HostPodGone";
     /**
+     * Update (tenant side): a tenant Service is created again with the ClusterIP of its host copy (a ClusterIP never
+     * changes in place), so that the tenant's DNS answers with an address the host routes.
+     */
+    public static final String CLUSTER_IP_FROM_HOST = "ClusterIPFromHost";
+    /**
      * Delete: a tenant Node that mirrors a host node has no tenant Pod bound to it any more (the host node was removed,
      * or the tenant's pods moved away); the full pass removes the mirror.
      */
@@ -105,6 +110,8 @@ public final class Reasons {
         m.put(SYSTEM_NAMESPACE, "Skip or Delete: tenant system namespaces are never synced.");
         m.put(SOURCE_TERMINATING, "Skip: the tenant object is being deleted and has no host copy.");
         m.put(HOST_COPY_TERMINATING, "Unchanged: the tenant Pod is being deleted and its host copy is terminating.");
+        m.put(CLUSTER_IP_FROM_HOST, "Update (tenant): a tenant Service is created again with its host copy's "
+                + "ClusterIP.");
         m.put(HOST_POD_GONE, "Skip, then Delete (tenant): a tenant Pod that ran on the host lost its host copy; it is "
                 + "not recreated but deleted with grace 0 (a finished one is kept).");
         m.put(POD_FINALIZED, "Delete (tenant): a tenant Pod being deleted whose host copy is gone is deleted with "

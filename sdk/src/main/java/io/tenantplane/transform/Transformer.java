@@ -869,7 +869,13 @@ public final class Transformer {
                     "spec.externalIPs: tenant Services may not claim external IPs on the host (they could intercept "
                             + "other tenants' traffic); remove the field");
         }
-        if (!"None".equals(Json.string(spec, "clusterIP"))) {
+        String clusterIp = Json.string(spec, "clusterIP");
+        if (clusterIp != null && !clusterIp.isEmpty() && !clusterIp.equals("None")) {
+            // One IP on both sides, so that what the tenant's DNS answers is routable on the host: the host copy asks
+            // for the tenant's IP (the tenant API allocates from the host's range, k3s --service-cidr).
+            w.notes.add("requests the tenant Service's ClusterIP " + clusterIp + " on the host, so both sides "
+                    + "share it");
+        } else if (!"None".equals(clusterIp)) {
             spec.remove("clusterIP");
             spec.remove("clusterIPs");
         }

@@ -130,6 +130,29 @@ class NodeMirrorCollectionIT {
     }
 
     @Test
+    void aHostPodThatVanishesOnTheHostIsNotRecreatedAndItsTenantPodIsDeleted() {
+        twoPodsOnTwoMirroredNodes();
+        JsonObject copy = live.hostKube.require("Pod", live.namespace, "api-x-default-x-dev");
+        copy.add("status", Kube.json("""
+                {"phase":"Running","hostIP":"172.18.0.3","podIP":"10.244.2.7","qosClass":"BestEffort"}"""));
+        live.hostKube.updateStatus(copy);
+        plane.converge(live.key("dev"));
+        assertEquals("172.18.0.3", Json.string(dev.require("Pod", "default", "api"), "status", "hostIP"));
+        // Evicted and collected, or deleted by someone on the host: the tenant did not ask for it.
+        live.hostKube.confirmPodDeletion(live.hostKube.require("Pod", live.namespace, "api-x-default-x-dev"));
+
+        ConvergenceReport r = plane.converge(live.key("dev"));
+
+        List<Decision> gone = r.decisions().stream().filter(d -> Reasons.HOST_POD_GONE.equals(d.reason())).toList();
+        assertEquals(List.of(Action.SKIP, Action.DELETE), gone.stream().map(Decision::action).toList(), gone::toString);
+        assertTrue(gone.get(0).message().contains("has disappeared from the host"), gone.get(0).message());
+        assertTrue(dev.get("Pod", "default", "api").isEmpty(), "deleted in the tenant, for its controller to replace");
+        assertTrue(live.hostKube.get("Pod", live.namespace, "api-x-default-x-dev").isEmpty(), "not recreated");
+        dev.require("Pod", "default", "web");
+        live.hostKube.require("Pod", live.namespace, "web-x-default-x-dev");
+    }
+
+    @Test
     void aMirrorWhoseHostNodeWasRemovedGoesWithTheTenantPodsThatRanThere() {
         twoPodsOnTwoMirroredNodes();
         // The host node goes away with its pods; the tenant's controllers (or the user) delete the tenant Pod.

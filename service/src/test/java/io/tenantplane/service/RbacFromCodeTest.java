@@ -202,7 +202,16 @@ class RbacFromCodeTest {
             elector.start();
             assertTrue(Kube.eventually(SYNC, reconciler::leading), "the replica leads");
 
-            hostKube.createAll(Kube.exampleTenant(NS, "dev"));
+            List<JsonObject> example = Kube.exampleTenant(NS, "dev");
+            for (JsonObject o : example) {
+                if ("IsolationProfile".equals(Json.string(o, "kind"))) {
+                    // prod's hand-made Endpoints name an external database at 203.0.113.10: a tenant's own
+                    // endpoints reach the host only inside CIDRs its profile lets it reach.
+                    Json.child(o, "spec", "network").add("egressToCIDRs",
+                            JsonParser.parseString("[\"203.0.113.0/24\"]"));
+                }
+            }
+            hostKube.createAll(example);
             hostKube.createAll(prodTenant());
             assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),
                     () -> "both tenants become Ready: " + hostKube.get("TenantCluster", NS, "prod")
@@ -294,7 +303,8 @@ class RbacFromCodeTest {
     }
 
     private static final List<String> RENDERED = List.of("StatefulSet", "PodDisruptionBudget", "Service", "Secret",
-            "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange");
+            "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange", "Deployment",
+            "ConfigMap");
     private static final List<String> PROD_KINDS = List.of("Pod", "Service", "ConfigMap", "Secret",
             "PersistentVolumeClaim", "ServiceAccount", "Endpoints", "EndpointSlice", "Ingress", "NetworkPolicy",
             "PodDisruptionBudget");

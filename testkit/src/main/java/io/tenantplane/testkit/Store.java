@@ -59,7 +59,9 @@ final class Store {
     private long resourceVersion;
 
     Store(Registry registry, WatchHub hub, Clock clock, Random random, String serviceCidr) {
-        this.serviceIps = new ServiceIps(serviceCidr, random);
+        // Each server draws ClusterIPs on its own, as independent API servers do (not from the fault seed, which two
+        // servers of one test share: they would allocate the same IPs in the same order).
+        this.serviceIps = new ServiceIps(serviceCidr, new Random());
         this.rules = new KindRules(serviceIps);
         this.registry = registry;
         this.hub = hub;
