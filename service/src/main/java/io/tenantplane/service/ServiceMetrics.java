@@ -76,6 +76,8 @@ public class ServiceMetrics {
                 .withDescription("Keys waiting in the reconcile work queue")
                 .withUnit(MetricUnits.NONE)
                 .build(), queueDepth, AtomicInteger::get);
+        // Exported at 0 from the start, so that rate() and the dashboard see the series before the first overflow.
+        overflows();
     }
 
     /** Exports how many decisions' Events the plane has dropped so far (read when scraped). */
@@ -100,12 +102,16 @@ public class ServiceMetrics {
 
     /** An object change found the work queue full and was folded into a full pass over its tenant. */
     public void queueOverflowed() {
-        registry.counter(Metadata.builder()
+        overflows().inc();
+    }
+
+    private org.eclipse.microprofile.metrics.Counter overflows() {
+        return registry.counter(Metadata.builder()
                 .withName(WORKQUEUE_OVERFLOWS)
                 .withDescription("Object changes that found the work queue full and were folded into a full pass"
                         + " over their tenant (nothing is lost; raise the queue capacity if this keeps growing)")
                 .withUnit(MetricUnits.NONE)
-                .build()).inc();
+                .build());
     }
 
     /** A host API call failed with this HTTP status; {@code 0} when no answer came. */

@@ -346,4 +346,114 @@ class ReconcileOnHostTest {
     private static <T> T parsed(io.tenantplane.model.Parsed<T> p) {
         return p.toOptional().orElseThrow(() -> new AssertionError(p.problems()));
     }
+
+    /**
+     * The optional dashboard and alert rules ask only for what the service exports: every metric and label their
+     * expressions use appears in a real scrape of this service (histogram suffixes and Prometheus's {@code le}
+     * aside); the dashboard is a Grafana model with a Prometheus datasource variable; the rules are a PrometheusRule
+     * whose runbooks name sections of docs/operations.md; {@code kubectl kustomize k8s/optional} renders both.
+     */
+    @Test
+    void theDashboardAndAlertRulesUseOnlyWhatTheServiceExports() throws Exception {
+        devIsSynced();
+        assertTrue(Kube.eventually(SYNC, () -> target.path("/metrics").request(MediaType.TEXT_PLAIN).get(String.class)
+                .contains("tenantplane_pass_duration_seconds_bucket{")), "a pass was measured");
+        String metrics = target.path("/metrics").request(MediaType.TEXT_PLAIN).get(String.class);
+        java.util.Map<String, java.util.Set<String>> exported = new java.util.TreeMap<>();
+        java.util.regex.Matcher sampleLine = java.util.regex.Pattern.compile(
+                "(?m)^(tenantplane_[a-z_]+)(?:\\{([^}]*)\\})? ").matcher(metrics);
+        while (sampleLine.find()) {
+            java.util.Set<String> labels = exported.computeIfAbsent(sampleLine.group(1), k -> new java.util.TreeSet<>());
+            if (sampleLine.group(2) != null) {
+                java.util.regex.Matcher l = java.util.regex.Pattern.compile("([a-zA-Z_]+)=\"").matcher(sampleLine.group(2));
+                while (l.find()) {
+                    labels.add(l.group(1));
+                }
+            }
+        }
+        java.nio.file.Path optional = Kube.REPO.resolve("k8s/optional");
+        com.google.gson.JsonObject dashboard = JsonParser.parseString(java.nio.file.Files.readString(
+                optional.resolve("grafana-dashboard.json"))).getAsJsonObject();
+        List<String> exprs = new java.util.ArrayList<>();
+        assertTrue(dashboard.getAsJsonObject("templating").getAsJsonArray("list").asList().stream()
+                .map(com.google.gson.JsonElement::getAsJsonObject).anyMatch(v -> "datasource".equals(Json.string(v,
+                        "type")) && "prometheus".equals(Json.string(v, "query"))), "a Prometheus datasource variable");
+        assertTrue(dashboard.has("schemaVersion") && dashboard.has("uid") && dashboard.has("title"));
+        for (com.google.gson.JsonElement p : dashboard.getAsJsonArray("panels")) {
+            com.google.gson.JsonObject panel = p.getAsJsonObject();
+            for (String field : List.of("id", "type", "title", "gridPos", "targets")) {
+                assertTrue(panel.has(field), () -> "panel " + panel.get("title") + " has " + field);
+            }
+            assertTrue(Json.string(panel, "title").endsWith("?") || Json.string(panel, "title").contains("? ")
+                    || panel.has("description"), () -> "panel " + panel.get("title") + " says what it answers");
+            for (com.google.gson.JsonElement t : panel.getAsJsonArray("targets")) {
+                assertEquals("${datasource}", Json.string(t.getAsJsonObject(), "datasource", "uid"));
+                exprs.add(Json.string(t.getAsJsonObject(), "expr"));
+            }
+        }
+        List<io.tenantplane.model.LoadedObject> rules = io.tenantplane.model.Manifests.read(
+                optional.resolve("prometheusrule.yaml"));
+        assertEquals(1, rules.size());
+        com.google.gson.JsonObject rule = rules.get(0).object();
+        assertEquals("monitoring.coreos.com/v1", Json.string(rule, "apiVersion"));
+        assertEquals("PrometheusRule", Json.string(rule, "kind"));
+        String operations = java.nio.file.Files.readString(Kube.REPO.resolve("docs/operations.md"));
+        int alerts = 0;
+        for (com.google.gson.JsonElement g : rule.getAsJsonObject("spec").getAsJsonArray("groups")) {
+            for (com.google.gson.JsonElement r : g.getAsJsonObject().getAsJsonArray("rules")) {
+                com.google.gson.JsonObject a = r.getAsJsonObject();
+                alerts++;
+                exprs.add(Json.string(a, "expr"));
+                String runbook = Json.string(a, "annotations", "runbook_url");
+                String anchor = runbook.substring(runbook.indexOf('#') + 1);
+                assertTrue(operations.lines().anyMatch(h -> h.startsWith("## ") && h.substring(3).toLowerCase()
+                        .replace(' ', '-').equals(anchor)), () -> Json.string(a, "alert") + ": docs/operations.md "
+                        + "has a section #" + anchor);
+                assertTrue(operations.contains("`" + Json.string(a, "alert") + "`"),
+                        () -> "docs/operations.md lists " + Json.string(a, "alert"));
+                assertTrue(Json.string(a, "labels", "severity") != null, () -> Json.string(a, "alert"));
+            }
+        }
+        assertTrue(alerts >= 5);
+        java.util.regex.Pattern metric = java.util.regex.Pattern.compile("\\b(tenantplane_[a-z_]+)(\\{([^}]*)\\})?");
+        java.util.regex.Pattern by = java.util.regex.Pattern.compile("\\b(?:by|without)\\s*\\(([^)]*)\\)");
+        for (String expr : exprs) {
+            java.util.Set<String> labelsHere = new java.util.TreeSet<>(List.of("le"));
+            java.util.regex.Matcher m = metric.matcher(expr);
+            boolean any = false;
+            while (m.find()) {
+                any = true;
+                String name = m.group(1).replaceAll("_(bucket|count|sum|max)$", "");
+                String found = exported.containsKey(m.group(1)) ? m.group(1) : name;
+                assertTrue(exported.containsKey(found) || exported.containsKey(found + "_bucket"),
+                        () -> "the service exports " + m.group(1) + " (" + expr + "): " + exported.keySet());
+                java.util.Set<String> labels = exported.getOrDefault(found, exported.getOrDefault(found + "_bucket",
+                        java.util.Set.of()));
+                labelsHere.addAll(labels);
+                if (m.group(3) != null) {
+                    java.util.regex.Matcher l = java.util.regex.Pattern.compile("([a-zA-Z_]+)\\s*(=~|!~|!=|=)")
+                            .matcher(m.group(3));
+                    while (l.find()) {
+                        String label = l.group(1);
+                        assertTrue(labels.contains(label), () -> m.group(1) + " has label " + label + " (" + expr
+                                + "): " + labels);
+                    }
+                }
+            }
+            assertTrue(any, () -> "each expression reads a tenantplane metric: " + expr);
+            java.util.regex.Matcher b = by.matcher(expr);
+            while (b.find()) {
+                for (String label : b.group(1).split(",")) {
+                    assertTrue(labelsHere.contains(label.trim()), () -> "grouped by " + label.trim()
+                            + ", which its metrics carry (" + expr + "): " + labelsHere);
+                }
+            }
+        }
+        Process kustomize = new ProcessBuilder("kubectl", "kustomize", optional.toString()).redirectErrorStream(true)
+                .start();
+        String rendered = new String(kustomize.getInputStream().readAllBytes());
+        assertEquals(0, kustomize.waitFor(), rendered);
+        assertTrue(rendered.contains("kind: PrometheusRule") && rendered.contains("kind: ServiceMonitor")
+                && rendered.contains("grafana_dashboard: \"1\""), rendered);
+    }
 }
