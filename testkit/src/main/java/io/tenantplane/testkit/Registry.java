@@ -108,6 +108,8 @@ final class Registry {
         list.add(ResourceType.builtin("coordination.k8s.io", "v1", "leases", "Lease", true, false, List.of()));
         list.add(ResourceType.builtin("authentication.k8s.io", "v1", "tokenreviews", "TokenReview", false, false,
                 List.of()));
+        list.add(ResourceType.builtin("authorization.k8s.io", "v1", "subjectaccessreviews", "SubjectAccessReview",
+                false, false, List.of()));
         list.add(ResourceType.builtin("policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true, true,
                 List.of("pdb")));
         list.add(ResourceType.builtin("events.k8s.io", "v1", "events", "Event", true, false, List.of("ev"),

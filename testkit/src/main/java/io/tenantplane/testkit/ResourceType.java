@@ -58,7 +58,7 @@ record ResourceType(String group, String version, String plural, String singular
 
     /** A virtual resource that only answers create, as {@code tokenreviews} (nothing is stored). */
     boolean createOnly() {
-        return is("authentication.k8s.io", "tokenreviews");
+        return is("authentication.k8s.io", "tokenreviews") || is("authorization.k8s.io", "subjectaccessreviews");
     }
 
     boolean isCrd() {

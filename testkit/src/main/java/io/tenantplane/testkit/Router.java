@@ -47,6 +47,7 @@ final class Router implements HttpHandler {
     private final long bookmarkMillis;
     private final Supplier<String> serverAddress;
     private final Tokens tokens;
+    private final Authorizer authorizer;
     /** kube-apiserver's {@code --max-request-body-bytes} default ({@code DefaultMaxRequestBodyBytes}). */
     static final int MAX_REQUEST_BODY = 3 * 1024 * 1024;
 
@@ -63,6 +64,7 @@ final class Router implements HttpHandler {
         this.bookmarkMillis = Math.max(1, bookmarkInterval.toMillis());
         this.serverAddress = serverAddress;
         this.tokens = new Tokens(store, registry, clock);
+        this.authorizer = new Authorizer(store, registry);
     }
 
     @Override
@@ -252,7 +254,8 @@ final class Router implements HttpHandler {
             return send(ex, 201, tokens.request(r.namespace(), r.name(), Json.parseObject(body)), List.of());
         }
         if (t.createOnly()) {
-            return send(ex, 201, tokens.review(Json.parseObject(body)), List.of());
+            return send(ex, 201, t.plural().equals("subjectaccessreviews")
+                    ? authorizer.review(Json.parseObject(body)) : tokens.review(Json.parseObject(body)), List.of());
         }
         return switch (r.verb()) {
             case "get" -> {
