@@ -40,15 +40,18 @@ public class ExplainResource {
             "Role", "RoleBinding", "Namespace", "Node");
 
     private final Engine engine;
+    private final AccessControl access;
 
     @Inject
-    ExplainResource(Engine engine) {
+    ExplainResource(Engine engine, AccessControl access) {
         this.engine = engine;
+        this.access = access;
     }
 
     /** For CDI proxies only. */
     protected ExplainResource() {
         this.engine = null;
+        this.access = null;
     }
 
     /**
@@ -72,6 +75,7 @@ public class ExplainResource {
                                        @QueryParam("kind") String kind, @QueryParam("name") String name) {
         label("tenant", required("tenant", tenant, "dev"));
         label("tenantNamespace", required("tenantNamespace", tenantNamespace, "team-dev"));
+        access.require(TenantsResource.seeing(tenantNamespace.strip(), tenant.strip()));
         ResourceKind rk = kind("kind", required("kind", kind, "Pod"));
         subdomain("name", required("name", name, "nginx"));
         String vns = null;
@@ -122,6 +126,7 @@ public class ExplainResource {
         if (rk.namespaced()) {
             ns = label("namespace", required("namespace", namespace, "team-dev"));
         }
+        access.require(new KubernetesAccess.Attributes("get", rk.group(), rk.plural(), ns, name.strip()));
         TenantPlane plane = engine.plane();
         Optional<JsonObject> object;
         try {

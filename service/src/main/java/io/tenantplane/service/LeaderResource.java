@@ -14,17 +14,20 @@ public class LeaderResource {
 
     private final Leadership leadership;
     private final ServiceSettings settings;
+    private final AccessControl access;
 
     @Inject
-    LeaderResource(Leadership leadership, ServiceSettings settings) {
+    LeaderResource(Leadership leadership, ServiceSettings settings, AccessControl access) {
         this.leadership = leadership;
         this.settings = settings;
+        this.access = access;
     }
 
     /** For CDI proxies only. */
     protected LeaderResource() {
         this.leadership = null;
         this.settings = null;
+        this.access = null;
     }
 
     /**
@@ -38,10 +41,15 @@ public class LeaderResource {
     public record LeaderView(String identity, boolean leader, String holder, String lease) {
     }
 
-    /** The election as this replica sees it. */
+    /**
+     * The election as this replica sees it; with Kubernetes auth, for callers who may {@code get} the Lease (who can
+     * read the Lease can see its holder anyway).
+     */
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public LeaderView get() {
+        access.require(new KubernetesAccess.Attributes("get", "coordination.k8s.io", "leases",
+                settings.lease().namespace(), settings.lease().name()));
         return new LeaderView(leadership.identity(), leadership.isLeader(), leadership.holder().orElse(null),
                 settings.lease().namespace() + "/" + settings.lease().name());
     }

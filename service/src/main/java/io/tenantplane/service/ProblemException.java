@@ -26,6 +26,11 @@ final class ProblemException extends WebApplicationException {
         return badRequest("query parameter '" + name + "' = '" + value + "': " + rule);
     }
 
+    /** 403: the caller is known but may not see this; {@code detail} names the permission it lacks. */
+    static ProblemException forbidden(String detail) {
+        return new ProblemException(new Problem("about:blank", "Forbidden", 403, detail));
+    }
+
     /** 404: the thing asked about does not exist. */
     static ProblemException notFound(String detail) {
         return new ProblemException(new Problem("about:blank", "Not Found", 404, detail));

@@ -30,7 +30,8 @@ import org.eclipse.microprofile.config.Config;
  * @param concurrency       how many tenants are reconciled at the same time
  * @param lease             the leader-election Lease and its timings
  * @param decisionRingSize  how many recent decisions are kept per tenant
- * @param bearerTokenFile   when present, REST requests must carry {@code Authorization: Bearer} with this file's content
+ * @param auth              how REST callers are authenticated and authorised
+ * @param bearerTokenFile   with {@link Auth#TOKEN_FILE}, the file whose content REST callers present as bearer token
  * @param hostUrl           when present, the host API server URL (otherwise in-cluster or kubeconfig discovery)
  */
 public record ServiceSettings(
@@ -39,6 +40,7 @@ public record ServiceSettings(
         int concurrency,
         Lease lease,
         int decisionRingSize,
+        Auth auth,
         Optional<Path> bearerTokenFile,
         Optional<URI> hostUrl) {
 
@@ -62,7 +64,9 @@ public record ServiceSettings(
     public static final String LEASE_RETRY_PERIOD = "tenantplane.lease.retry-period";
     /** Decisions kept per tenant for the REST API. */
     public static final String DECISIONS_RING_SIZE = "tenantplane.decisions.ring-size";
-    /** File holding the bearer token REST callers must present; unset disables the check. */
+    /** How REST callers are checked: {@code kubernetes} (default), {@code token-file} or {@code none}. */
+    public static final String AUTH_MODE = "tenantplane.auth.mode";
+    /** With {@code tenantplane.auth.mode=token-file}, the file holding the bearer token REST callers present. */
     public static final String AUTH_BEARER_TOKEN_FILE = "tenantplane.auth.bearer-token-file";
     /** Host API server URL; unset means in-cluster configuration, else KUBECONFIG or ~/.kube/config. */
     public static final String HOST_URL = "tenantplane.host.url";
@@ -74,6 +78,30 @@ public record ServiceSettings(
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+
+    /** How the REST API checks its callers. Health and metrics are never behind it. */
+    public enum Auth {
+        /**
+         * The caller's bearer token is checked with a TokenReview and each request with a SubjectAccessReview on the
+         * host, as kube-rbac-proxy does: the default.
+         */
+        KUBERNETES("kubernetes"),
+        /** One shared bearer token read from a file; whoever holds it may read everything. */
+        TOKEN_FILE("token-file"),
+        /** No check at all: for a service reachable only from a trusted place (e.g. a port-forward). */
+        NONE("none");
+
+        private final String value;
+
+        Auth(String value) {
+            this.value = value;
+        }
+
+        /** The value as written in the configuration. */
+        public String value() {
+            return value;
+        }
+    }
 
     /**
      * The leader-election Lease.
@@ -106,7 +134,11 @@ public record ServiceSettings(
         watchNamespaces = List.copyOf(watchNamespaces);
         Objects.requireNonNull(resyncInterval, "resyncInterval");
         Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(bearerTokenFile, "bearerTokenFile");
+        if ((auth == Auth.TOKEN_FILE) != bearerTokenFile.isPresent()) {
+            throw new IllegalArgumentException("a bearer token file goes with auth mode token-file, and only with it");
+        }
         Objects.requireNonNull(hostUrl, "hostUrl");
         if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
             throw new IllegalArgumentException("concurrency " + concurrency + " outside 1.." + MAX_CONCURRENCY);
@@ -150,11 +182,12 @@ public record ServiceSettings(
         }
         int ring = p.integer(DECISIONS_RING_SIZE, "500", 1, MAX_RING_SIZE, "500");
         Optional<Path> tokenFile = p.tokenFile(AUTH_BEARER_TOKEN_FILE);
+        Auth auth = p.auth(AUTH_MODE, tokenFile.isPresent() || p.raw(AUTH_BEARER_TOKEN_FILE).isPresent());
         Optional<URI> hostUrl = p.url(HOST_URL);
         p.throwIfInvalid();
         return new ServiceSettings(namespaces, resync, concurrency,
                 new Lease(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline, retryPeriod),
-                ring, tokenFile, hostUrl);
+                ring, auth, tokenFile, hostUrl);
     }
 
     /** Collects problems instead of stopping at the first, so one start-up reports them all. */
@@ -295,6 +328,30 @@ public record ServiceSettings(
                 problem(key, value.get(), "cannot be read (" + e.getMessage() + ")", "point it at a readable file");
                 return Optional.empty();
             }
+        }
+
+        /** The mode; unset means {@code token-file} when a token file is named (as before modes existed), else
+         * {@code kubernetes}. A token file with another mode, or token-file without one, is a problem. */
+        Auth auth(String key, boolean fileNamed) {
+            Optional<String> value = raw(key);
+            if (value.isEmpty()) {
+                return fileNamed ? Auth.TOKEN_FILE : Auth.KUBERNETES;
+            }
+            for (Auth a : Auth.values()) {
+                if (a.value().equals(value.get())) {
+                    if (a == Auth.TOKEN_FILE && !fileNamed) {
+                        problem(key, value.get(), "needs " + AUTH_BEARER_TOKEN_FILE, "set "
+                                + AUTH_BEARER_TOKEN_FILE + " to the mounted token file, or use kubernetes");
+                    } else if (a != Auth.TOKEN_FILE && fileNamed) {
+                        problem(key, value.get(), AUTH_BEARER_TOKEN_FILE + " is set too, and only token-file"
+                                + " uses it", "unset " + AUTH_BEARER_TOKEN_FILE + ", or set the mode to token-file");
+                    }
+                    return a;
+                }
+            }
+            problem(key, value.get(), "not a mode", "kubernetes (TokenReview and SubjectAccessReview, the default),"
+                    + " token-file or none");
+            return Auth.KUBERNETES;
         }
 
         Optional<URI> url(String key) {

@@ -23,6 +23,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 
@@ -42,12 +44,14 @@ public class TenantsResource {
     private final Reconciler reconciler;
     private final Engine engine;
     private final ServiceSettings settings;
+    private final AccessControl access;
 
     @Inject
-    TenantsResource(Reconciler reconciler, Engine engine, ServiceSettings settings) {
+    TenantsResource(Reconciler reconciler, Engine engine, ServiceSettings settings, AccessControl access) {
         this.reconciler = reconciler;
         this.engine = engine;
         this.settings = settings;
+        this.access = access;
     }
 
     /** For CDI proxies only. */
@@ -55,6 +59,12 @@ public class TenantsResource {
         this.reconciler = null;
         this.engine = null;
         this.settings = null;
+        this.access = null;
+    }
+
+    /** What a caller needs to see a tenant: {@code get tenantclusters} for it in its namespace. */
+    static KubernetesAccess.Attributes seeing(String namespace, String name) {
+        return new KubernetesAccess.Attributes("get", TenantCluster.GROUP, "tenantclusters", namespace, name);
     }
 
     /**
@@ -160,12 +170,19 @@ public class TenantsResource {
     public record DecisionList(String namespace, String name, List<DecisionView> items) {
     }
 
-    /** Every TenantCluster the service watches, by namespace and name. */
+    /**
+     * Every TenantCluster the service watches, by namespace and name; with Kubernetes auth, only those in the
+     * namespaces where the caller may {@code get tenantclusters}.
+     */
     @GET
     public TenantList list() {
         List<TenantSummary> items = new ArrayList<>();
+        Map<String, Boolean> visible = new HashMap<>();
         for (JsonObject tc : reconciler.tenantClusters()) {
-            items.add(summary(tc));
+            String ns = Json.string(tc, "metadata", "namespace");
+            if (visible.computeIfAbsent(ns, n -> access.may(seeing(n, "")))) {
+                items.add(summary(tc));
+            }
         }
         return new TenantList(List.copyOf(items));
     }
@@ -174,6 +191,7 @@ public class TenantsResource {
     @GET
     @Path("/{namespace}/{name}")
     public TenantDetail get(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        access.require(seeing(namespace, name));
         JsonObject tc = require(namespace, name);
         List<ConditionView> conditions = new ArrayList<>();
         JsonElement cs = Json.object(tc, "status") == null ? null : Json.object(tc, "status").get("conditions");
@@ -222,6 +240,7 @@ public class TenantsResource {
     @Path("/{namespace}/{name}/decisions")
     public DecisionList decisions(@PathParam("namespace") String namespace, @PathParam("name") String name,
                                   @QueryParam("limit") String limit) {
+        access.require(seeing(namespace, name));
         int n = limit(limit);
         TenantKey key = new TenantKey(namespace, name);
         List<RecordedDecision> recent = engine.plane().decisions(key, n);

@@ -236,6 +236,8 @@ class InstallManifestTest {
         grant(expected, "", "namespaces", List.of("get", "create", "update", "delete"));
         grant(expected, "", "nodes", List.of("get"));
         grant(expected, "events.k8s.io", "events", List.of("create", "get", "update"));
+        grant(expected, "authentication.k8s.io", "tokenreviews", List.of("create"));
+        grant(expected, "authorization.k8s.io", "subjectaccessreviews", List.of("create"));
 
         assertEquals(expected, grants(one("ClusterRole")));
     }

@@ -96,6 +96,61 @@ final class Kube {
         }, EXAMPLES.resolve("workloads"), EXAMPLES.resolve("tenant-api-snapshot"));
     }
 
+    /**
+     * A token of ServiceAccount {@code namespace/name} (made when missing), as {@code kubectl create token} gives one:
+     * what a REST caller presents.
+     */
+    String token(String namespace, String name) {
+        if (get("ServiceAccount", namespace, name).isEmpty()) {
+            create(parse("{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\""
+                    + name + "\",\"namespace\":\"" + namespace + "\"}}"));
+        }
+        try {
+            return new io.kubernetes.client.openapi.apis.CoreV1Api(client).createNamespacedServiceAccountToken(name,
+                    namespace, new io.kubernetes.client.openapi.models.AuthenticationV1TokenRequest().spec(
+                            new io.kubernetes.client.openapi.models.V1TokenRequestSpec().audiences(List.of())))
+                    .execute().getStatus().getToken();
+        } catch (io.kubernetes.client.openapi.ApiException e) {
+            throw new AssertionError("TokenRequest for " + namespace + "/" + name + ": " + e.getCode() + " "
+                    + e.getResponseBody(), e);
+        }
+    }
+
+    /**
+     * Lets ServiceAccount {@code saNamespace/sa} get, list and watch every resource: in {@code namespace} through a
+     * RoleBinding, or everywhere through a ClusterRoleBinding when {@code namespace} is null. The ClusterRole is
+     * {@code tenantplane-test-viewer}, made on first use (the in-process server has no bootstrap roles).
+     */
+    void grantView(String saNamespace, String sa, String namespace) {
+        if (get("ClusterRole", null, "tenantplane-test-viewer").isEmpty()) {
+            create(parse("""
+                    {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole",
+                     "metadata":{"name":"tenantplane-test-viewer"},
+                     "rules":[{"apiGroups":["*"],"resources":["*"],"verbs":["get","list","watch"]}]}"""));
+        }
+        String binding = "view-" + saNamespace + "-" + sa;
+        String subjects = "\"subjects\":[{\"kind\":\"ServiceAccount\",\"name\":\"" + sa + "\",\"namespace\":\""
+                + saNamespace + "\"}],\"roleRef\":{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\","
+                + "\"name\":\"tenantplane-test-viewer\"}";
+        create(parse(namespace == null
+                ? "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRoleBinding\",\"metadata\":"
+                        + "{\"name\":\"" + binding + "\"}," + subjects + "}"
+                : "{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"RoleBinding\",\"metadata\":"
+                        + "{\"name\":\"" + binding + "\",\"namespace\":\"" + namespace + "\"}," + subjects + "}"));
+    }
+
+    /** A token that may read everything on this server: ServiceAccount {@code default/rest-admin} with view rights. */
+    String viewerToken() {
+        if (get("ClusterRoleBinding", null, "view-default-rest-admin").isEmpty()) {
+            grantView("default", "rest-admin", null);
+        }
+        return token("default", "rest-admin");
+    }
+
+    private static JsonObject parse(String json) {
+        return com.google.gson.JsonParser.parseString(json).getAsJsonObject();
+    }
+
     static JsonObject namespace(String name) {
         JsonObject ns = new JsonObject();
         ns.addProperty("apiVersion", "v1");

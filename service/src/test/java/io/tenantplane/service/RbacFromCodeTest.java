@@ -253,6 +253,11 @@ class RbacFromCodeTest {
             LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
                     ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
 
+            // The REST API's delegated checks, through the client AccessControl uses.
+            KubernetesAccess access = new KubernetesAccess(recording(AccessControl.REVIEW_TIMEOUT), Clock.systemUTC());
+            Caller caller = access.authenticate(hostKube.viewerToken()).orElseThrow();
+            assertTrue(access.allows(caller, TenantsResource.seeing(NS, "prod")));
+
             eventSeriesWithAConflict();
 
             hostKube.delete("TenantCluster", NS, "prod");

@@ -93,7 +93,7 @@ class ReconcileOnHostTest {
         for (var e : query.entrySet()) {
             t = t.queryParam(e.getKey(), e.getValue());
         }
-        Response r = t.request().get();
+        Response r = t.request().header("Authorization", "Bearer " + viewer()).get();
         String body = r.readEntity(String.class);
         assertEquals(200, r.getStatus(), () -> path + " " + query + ": " + body);
         return JsonParser.parseString(body).getAsJsonObject();
@@ -281,8 +281,13 @@ class ReconcileOnHostTest {
         assertProblem(target.path("/tenants/team-dev/dev/decisions").queryParam("limit", "ten"), 400, "'limit'");
     }
 
+    /** A caller who may read everything, as the REST API checks it by default (TokenReview, SubjectAccessReview). */
+    private static String viewer() {
+        return HostServerExtension.host().viewerToken();
+    }
+
     private static void assertProblem(WebTarget t, int status, String detailContains) {
-        Response r = t.request().get();
+        Response r = t.request().header("Authorization", "Bearer " + viewer()).get();
         String body = r.readEntity(String.class);
         assertEquals(status, r.getStatus(), body);
         assertEquals(Problem.MEDIA_TYPE, r.getMediaType().toString(), body);

@@ -79,7 +79,10 @@ class RunnableJarIT {
                 assertTrue(metrics.contains("\ntenantplane_leader{mp_scope=\"application\",} 1.0"), metrics);
                 assertTrue(metrics.contains("\ntenantplane_tenants{mp_scope=\"application\",phase=\"Ready\",} 0.0"),
                         metrics);
-                HttpResponse<String> tenants = get(port, "/tenants");
+                HttpResponse<String> anonymous = get(port, "/tenants");
+                assertEquals(401, anonymous.statusCode(), "REST needs a token of the cluster by default: "
+                        + anonymous.body());
+                HttpResponse<String> tenants = get(port, "/tenants", Kube.at(host.url()).viewerToken());
                 assertEquals(200, tenants.statusCode(), tenants.body());
                 assertEquals("{\"items\":[]}", tenants.body());
             } finally {
@@ -119,8 +122,10 @@ class RunnableJarIT {
                         .string(hostKube.require("TenantCluster", "team-dev", "dev"), "status", "phase"))),
                         () -> "the tenant became Ready: " + hostKube.require("TenantCluster", "team-dev", "dev")
                                 .get("status"));
-                HttpResponse<String> tenants = get(port, "/tenants");
-                assertTrue(tenants.body().contains("\"name\":\"dev\""), tenants.body());
+                String token = hostKube.viewerToken();
+                HttpResponse<String> tenants = get(port, "/tenants", token);
+                assertTrue(tenants.body().contains("\"name\":\"dev\""), tenants.body() + " "
+                        + get(port, "/tenants/team-dev/dev", token).body());
                 assertTrue(Kube.eventually(Duration.ofSeconds(10), () -> bodyOf(port, "/metrics").contains(
                         "\ntenantplane_tenants{mp_scope=\"application\",phase=\"Ready\",} 1.0")));
                 assertTrue(get(port, "/metrics").body().contains("tenantplane_sync_decisions_total{action=\"Create\","
@@ -238,6 +243,12 @@ class RunnableJarIT {
     private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> get(int port, String path, String token) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(5)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static int freePort() throws IOException {

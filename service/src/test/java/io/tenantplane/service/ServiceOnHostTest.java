@@ -58,7 +58,8 @@ class ServiceOnHostTest {
 
         assertEquals(List.of(new LeadershipChanged(true, "tenantplane-service-0")), recorder.events(),
                 "the reconcile loop hears about leadership as a CDI event");
-        JsonObject leader = target.path("/leader").request().get(JsonObject.class);
+        JsonObject leader = target.path("/leader").request()
+                .header("Authorization", "Bearer " + HostServerExtension.host().viewerToken()).get(JsonObject.class);
         assertTrue(leader.getBoolean("leader"));
     }
 

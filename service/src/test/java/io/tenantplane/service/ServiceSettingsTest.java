@@ -57,6 +57,7 @@ class ServiceSettingsTest {
         assertEquals(new ServiceSettings.Lease("tenantplane-service-leader", "tenantplane-system", "random-id",
                 Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)), s.lease());
         assertEquals(500, s.decisionRingSize());
+        assertEquals(ServiceSettings.Auth.KUBERNETES, s.auth(), "REST checks callers with the host by default");
         assertEquals(Optional.empty(), s.bearerTokenFile());
         assertEquals(Optional.empty(), s.hostUrl());
     }
@@ -91,7 +92,24 @@ class ServiceSettingsTest {
         assertEquals(Duration.ofMillis(500), s.lease().retryPeriod());
         assertEquals(1, s.decisionRingSize());
         assertEquals(Optional.of(token), s.bearerTokenFile());
+        assertEquals(ServiceSettings.Auth.TOKEN_FILE, s.auth(), "a token file alone means token-file mode");
         assertEquals(Optional.of(URI.create("http://127.0.0.1:34567")), s.hostUrl());
+    }
+
+    @Test
+    void aTokenFileWithAnotherAuthModeIsRefusedNamingBoth(@TempDir Path dir) throws IOException {
+        var values = defaults();
+        values.put(ServiceSettings.AUTH_BEARER_TOKEN_FILE, Files.writeString(dir.resolve("t"), "x").toString());
+        values.put(ServiceSettings.AUTH_MODE, "kubernetes");
+
+        var e = assertThrows(InvalidSettingsException.class, () -> parse(values));
+        assertTrue(e.getMessage().contains(ServiceSettings.AUTH_MODE + " = 'kubernetes'")
+                && e.getMessage().contains("unset " + ServiceSettings.AUTH_BEARER_TOKEN_FILE), e.getMessage());
+
+        values.put(ServiceSettings.AUTH_MODE, "none");
+        assertThrows(InvalidSettingsException.class, () -> parse(values));
+        values.remove(ServiceSettings.AUTH_BEARER_TOKEN_FILE);
+        assertEquals(ServiceSettings.Auth.NONE, parse(values).auth());
     }
 
     static Stream<Arguments> badConfigs() {

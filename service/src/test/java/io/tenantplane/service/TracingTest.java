@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(OtlpCollectorExtension.class)
 @HelidonTest
 @AddConfig(key = "tenantplane.host.url", value = "http://127.0.0.1:9")
+@AddConfig(key = "tenantplane.auth.mode", value = "none")
 class TracingTest {
 
     @Inject
