@@ -78,7 +78,22 @@ final class Converger {
     private final Map<TenantKey, Optional<TransformOptions.TenantApi>> tenantApis =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Host writes of one pass in flight at once (1: one after another). */
+    private final int writeConcurrency;
+    /** The client-side limit on host requests, shared by every tenant's passes. */
+    private final io.tenantplane.apply.WriteRate writeRate;
+
     Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock) {
+        this(host, appliers, observer, clock, 1, io.tenantplane.apply.WriteRate.unlimited());
+    }
+
+    Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock,
+              int writeConcurrency, io.tenantplane.apply.WriteRate writeRate) {
+        if (writeConcurrency < 1) {
+            throw new IllegalArgumentException("writeConcurrency must be at least 1, got " + writeConcurrency);
+        }
+        this.writeConcurrency = writeConcurrency;
+        this.writeRate = java.util.Objects.requireNonNull(writeRate, "writeRate");
         this.clock = clock;
         this.hostReader = new Reader(host);
         this.hostResources = Resources.of(host);
@@ -185,6 +200,8 @@ final class Converger {
         private final Observer.PassScope scope;
         private final List<Outcome> outcomes = new ArrayList<>();
         private final Map<String, Boolean> mirroredNodes = new HashMap<>();
+        /** The host applier of this tenant's passes, behind the shared client-side rate limit. */
+        private final Applier hostWrites;
 
         Pass(TenantContext ctx, ApiClient tenantClient, Observer.PassScope scope, boolean full) {
             this.ctx = ctx;
@@ -199,6 +216,7 @@ final class Converger {
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
             this.scope = scope;
+            this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
         }
 
         List<Outcome> full() {
@@ -234,7 +252,7 @@ final class Converger {
                     hostObjects, clock.instant(), true);
             issueTokens(tokens.issues());
             apply(plan, snapshot);
-            applyAll(hostApplier, tokens.deletes());
+            applyAll(hostWrites, tokens.deletes());
             flowBack(tenantObjects);
             finalizePods(tenantObjects, hostObjects);
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
@@ -299,6 +317,10 @@ final class Converger {
         }
 
         private void apply(Plan plan, Snapshot snapshot) {
+            if (writeConcurrency > 1 && plan.decisions().stream().filter(d -> d.action().writes()).limit(2).count() > 1) {
+                applyConcurrently(plan.decisions(), snapshot);
+                return;
+            }
             String currentKind = null;
             Observer.PassScope kindScope = Observer.PassScope.NOOP;
             try {
@@ -308,14 +330,97 @@ final class Converger {
                         currentKind = d.kind();
                         kindScope = scope.kind(currentKind);
                     }
-                    Outcome o = hostApplier.apply(d, (stale, current) -> replan(snapshot, stale, current));
-                    if (o instanceof Outcome.Failed f && refusedClusterIp(f)) {
-                        o = hostApplier.apply(allocatedByHost(f), Applier.Replanner.NONE);
-                    }
-                    report(o, kindScope);
+                    report(applyOne(d, snapshot), kindScope);
                 }
             } finally {
                 kindScope.close();
+            }
+        }
+
+        private Outcome applyOne(Decision d, Snapshot snapshot) {
+            Outcome o = hostWrites.apply(d, (stale, current) -> replan(snapshot, stale, current));
+            if (o instanceof Outcome.Failed f && refusedClusterIp(f)) {
+                o = hostWrites.apply(allocatedByHost(f), Applier.Replanner.NONE);
+            }
+            return o;
+        }
+
+        /**
+         * The plan's writes with up to {@code writeConcurrency} in flight, in two waves so that what Pods need exists
+         * before them: every other kind first (ConfigMaps, Secrets, ServiceAccounts, Services, claims, ...), then the
+         * Pods. Each outcome is reported as it comes (one at a time); the pass's outcomes list each wave in plan order.
+         */
+        private void applyConcurrently(List<Decision> decisions, Snapshot snapshot) {
+            applyWave(decisions.stream().filter(d -> !d.kind().equals("Pod")).toList(), snapshot);
+            applyWave(decisions.stream().filter(d -> d.kind().equals("Pod")).toList(), snapshot);
+        }
+
+        private void applyWave(List<Decision> wave, Snapshot snapshot) {
+            if (wave.isEmpty()) {
+                return;
+            }
+            Map<String, Observer.PassScope> scopes = new java.util.LinkedHashMap<>();
+            for (Decision d : wave) {
+                scopes.computeIfAbsent(d.kind(), scope::kind);
+            }
+            Outcome[] results = new Outcome[wave.size()];
+            int before = outcomes.size();
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicReference<RuntimeException> error =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            Runnable worker = () -> {
+                int i;
+                while (!stop.get() && (i = next.getAndIncrement()) < wave.size()) {
+                    Decision d = wave.get(i);
+                    try {
+                        Outcome o = applyOne(d, snapshot);
+                        results[i] = o;
+                        synchronized (outcomes) {
+                            report(o, scopes.get(d.kind()));
+                        }
+                    } catch (RuntimeException e) {
+                        error.compareAndSet(null, e);
+                        stop.set(true);
+                    }
+                }
+            };
+            int workers = Math.min(writeConcurrency, wave.size());
+            List<Thread> threads = new ArrayList<>(workers - 1);
+            try {
+                for (int w = 1; w < workers; w++) {
+                    threads.add(Thread.ofVirtual().name("tenantplane-write-" + key.name() + "-" + w).start(worker));
+                }
+                worker.run();
+                boolean interrupted = false;
+                for (Thread t : threads) {
+                    while (true) {
+                        try {
+                            t.join();
+                            break;
+                        } catch (InterruptedException e) {
+                            // Let the writes in flight end (each is bounded by the client's timeouts); start no more.
+                            interrupted = true;
+                            stop.set(true);
+                        }
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            } finally {
+                scopes.values().forEach(Observer.PassScope::close);
+            }
+            synchronized (outcomes) {
+                outcomes.subList(before, outcomes.size()).clear();
+                for (Outcome o : results) {
+                    if (o != null) {
+                        outcomes.add(o);
+                    }
+                }
+            }
+            if (error.get() != null) {
+                throw error.get();
             }
         }
 
@@ -409,7 +514,7 @@ final class Converger {
                     annotations.addProperty(ReverseMapping.REASON, d.reason());
                     Decision write = new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message(),
                             desired, d.observed());
-                    report(hostApplier.apply(write, null), kindScope);
+                    report(hostWrites.apply(write, null), kindScope);
                 }
             } finally {
                 kindScope.close();

@@ -100,7 +100,8 @@ public final class TenantPlane {
                     .observer(observer).maxAttempts(attempts).backoff(initial, max).build();
             this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
             this.hostReader = new Reader(b.hostClient);
-            this.converger = new Converger(b.hostClient, appliers, observer, b.clock);
+            this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
+                    b.hostWriteRate);
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
                     .retries(attempts, initial, max).build();
             TenantConnector tenants = this.connector;
@@ -478,6 +479,8 @@ public final class TenantPlane {
         private int maxAttempts = 5;
         private Duration initialBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(2);
+        private int writeConcurrency = 1;
+        private io.tenantplane.apply.WriteRate hostWriteRate = io.tenantplane.apply.WriteRate.unlimited();
 
         private Builder() {
         }
@@ -565,6 +568,31 @@ public final class TenantPlane {
             this.maxAttempts = maxAttempts;
             this.initialBackoff = initialBackoff;
             this.maxBackoff = maxBackoff;
+            return this;
+        }
+
+        /**
+         * How many host writes one tenant's pass keeps in flight (default 1: one after another). Above 1, a pass
+         * writes in two waves, every other kind first and then the Pods that need them, each wave with up to this
+         * many writes at once; a tenant's first sync then goes at the host's write rate rather than one round trip
+         * per object.
+         *
+         * @throws IllegalArgumentException when {@code writers} is outside 1..64
+         */
+        public Builder writeConcurrency(int writers) {
+            if (writers < 1 || writers > 64) {
+                throw new IllegalArgumentException("writeConcurrency must be from 1 to 64, got " + writers);
+            }
+            this.writeConcurrency = writers;
+            return this;
+        }
+
+        /**
+         * A client-side limit on the requests convergence passes send the host, shared fairly by all tenants (see
+         * {@link io.tenantplane.apply.WriteRate}); default unlimited.
+         */
+        public Builder hostWriteRate(io.tenantplane.apply.WriteRate rate) {
+            this.hostWriteRate = Objects.requireNonNull(rate, "rate");
             return this;
         }
 

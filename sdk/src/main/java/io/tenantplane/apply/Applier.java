@@ -54,6 +54,24 @@ public final class Applier {
         this.fieldManager = b.fieldManager;
     }
 
+    private Applier(Applier a, Rest rest) {
+        this.rest = rest;
+        this.resources = a.resources;
+        this.observer = a.observer;
+        this.maxAttempts = a.maxAttempts;
+        this.initialBackoff = a.initialBackoff;
+        this.maxBackoff = a.maxBackoff;
+        this.fieldManager = a.fieldManager;
+    }
+
+    /**
+     * This applier with every request it sends (writes and the re-reads after conflicts) waiting for a token of
+     * {@code rate} for {@code tenant} first; the same applier when the rate is unlimited.
+     */
+    public Applier throttled(WriteRate rate, Object tenant) {
+        return rate.limited() ? new Applier(this, rest.throttled(rate, tenant)) : this;
+    }
+
     /** A builder; {@link Builder#client(ApiClient)} is required. */
     public static Builder builder() {
         return new Builder();

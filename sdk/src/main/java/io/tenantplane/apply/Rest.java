@@ -25,9 +25,22 @@ final class Rest {
     private static final String[] AUTH = {"BearerToken"};
 
     private final ApiClient client;
+    private final WriteRate rate;
+    private final Object tenant;
 
     Rest(ApiClient client) {
+        this(client, WriteRate.unlimited(), null);
+    }
+
+    /** Every request waits for a token of {@code rate} for {@code tenant} first. */
+    Rest(ApiClient client, WriteRate rate, Object tenant) {
         this.client = client;
+        this.rate = rate;
+        this.tenant = tenant;
+    }
+
+    Rest throttled(WriteRate rate, Object tenant) {
+        return new Rest(client, rate, tenant);
     }
 
     ApiClient client() {
@@ -39,6 +52,14 @@ final class Rest {
     }
 
     Reply call(String method, String path, Map<String, String> query, JsonElement body) {
+        if (rate.limited()) {
+            try {
+                rate.acquire(tenant);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Reply.noAnswer("Interrupted", "interrupted while waiting for the client-side rate limit");
+            }
+        }
         List<Pair> pairs = new ArrayList<>();
         query.forEach((k, v) -> pairs.add(new Pair(k, v)));
         Map<String, String> headers = new HashMap<>();

@@ -59,6 +59,9 @@ public class Engine {
                             .observer(observer)
                             .decisionRingCapacity(settings.decisionRingSize())
                             .reportingInstance(settings.lease().identity())
+                            .writeConcurrency(settings.writeConcurrency())
+                            .hostWriteRate(io.tenantplane.apply.WriteRate.of(settings.hostQps(),
+                                    settings.hostBurst()))
                             .build();
                     metrics.eventsDropped(p::eventsDropped);
                     plane = p;

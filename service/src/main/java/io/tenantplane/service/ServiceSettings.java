@@ -30,6 +30,9 @@ import org.eclipse.microprofile.config.Config;
  * @param concurrency       how many tenants are reconciled at the same time
  * @param lease             the leader-election Lease and its timings
  * @param decisionRingSize  how many recent decisions are kept per tenant
+ * @param writeConcurrency  host writes one tenant's pass keeps in flight
+ * @param hostQps           client-side limit on the passes' host requests per second, shared fairly by tenants
+ * @param hostBurst         requests that may go at once before {@code hostQps} applies
  * @param auth              how REST callers are authenticated and authorised
  * @param bearerTokenFile   with {@link Auth#TOKEN_FILE}, the file whose content REST callers present as bearer token
  * @param hostUrl           when present, the host API server URL (otherwise in-cluster or kubeconfig discovery)
@@ -40,6 +43,9 @@ public record ServiceSettings(
         int concurrency,
         Lease lease,
         int decisionRingSize,
+        int writeConcurrency,
+        int hostQps,
+        int hostBurst,
         Auth auth,
         Optional<Path> bearerTokenFile,
         Optional<URI> hostUrl) {
@@ -64,6 +70,12 @@ public record ServiceSettings(
     public static final String LEASE_RETRY_PERIOD = "tenantplane.lease.retry-period";
     /** Decisions kept per tenant for the REST API. */
     public static final String DECISIONS_RING_SIZE = "tenantplane.decisions.ring-size";
+    /** Host writes one tenant's pass keeps in flight, 1..64. */
+    public static final String WRITE_CONCURRENCY = "tenantplane.write.concurrency";
+    /** Client-side limit on the host requests of convergence passes, per second. */
+    public static final String HOST_QPS = "tenantplane.host.qps";
+    /** Host requests that may go at once before the per-second limit applies. */
+    public static final String HOST_BURST = "tenantplane.host.burst";
     /** How REST callers are checked: {@code kubernetes} (default), {@code token-file} or {@code none}. */
     public static final String AUTH_MODE = "tenantplane.auth.mode";
     /** With {@code tenantplane.auth.mode=token-file}, the file holding the bearer token REST callers present. */
@@ -143,6 +155,13 @@ public record ServiceSettings(
         if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
             throw new IllegalArgumentException("concurrency " + concurrency + " outside 1.." + MAX_CONCURRENCY);
         }
+        if (writeConcurrency < 1 || writeConcurrency > MAX_CONCURRENCY) {
+            throw new IllegalArgumentException("writeConcurrency " + writeConcurrency + " outside 1.."
+                    + MAX_CONCURRENCY);
+        }
+        if (hostQps < 1 || hostBurst < 1) {
+            throw new IllegalArgumentException("hostQps and hostBurst must be at least 1");
+        }
         if (decisionRingSize < 1 || decisionRingSize > MAX_RING_SIZE) {
             throw new IllegalArgumentException("decisionRingSize " + decisionRingSize + " outside 1.." + MAX_RING_SIZE);
         }
@@ -181,13 +200,16 @@ public record ServiceSettings(
             p.leaseOrder(leaseDuration, renewDeadline, retryPeriod);
         }
         int ring = p.integer(DECISIONS_RING_SIZE, "500", 1, MAX_RING_SIZE, "500");
+        int writers = p.integer(WRITE_CONCURRENCY, "4", 1, MAX_CONCURRENCY, "4");
+        int qps = p.integer(HOST_QPS, "100", 1, 100_000, "100");
+        int burst = p.integer(HOST_BURST, "200", 1, 100_000, "200");
         Optional<Path> tokenFile = p.tokenFile(AUTH_BEARER_TOKEN_FILE);
         Auth auth = p.auth(AUTH_MODE, tokenFile.isPresent() || p.raw(AUTH_BEARER_TOKEN_FILE).isPresent());
         Optional<URI> hostUrl = p.url(HOST_URL);
         p.throwIfInvalid();
         return new ServiceSettings(namespaces, resync, concurrency,
                 new Lease(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline, retryPeriod),
-                ring, auth, tokenFile, hostUrl);
+                ring, writers, qps, burst, auth, tokenFile, hostUrl);
     }
 
     /** Collects problems instead of stopping at the first, so one start-up reports them all. */

@@ -57,9 +57,29 @@ class ServiceSettingsTest {
         assertEquals(new ServiceSettings.Lease("tenantplane-service-leader", "tenantplane-system", "random-id",
                 Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)), s.lease());
         assertEquals(500, s.decisionRingSize());
+        assertEquals(4, s.writeConcurrency());
+        assertEquals(100, s.hostQps());
+        assertEquals(200, s.hostBurst());
         assertEquals(ServiceSettings.Auth.KUBERNETES, s.auth(), "REST checks callers with the host by default");
         assertEquals(Optional.empty(), s.bearerTokenFile());
         assertEquals(Optional.empty(), s.hostUrl());
+    }
+
+    @Test
+    void everyTenantplaneKeyIsInTheOperationsConfigurationTableAndTheTableNamesNoOther() throws IOException {
+        java.util.Set<String> shipped = new java.util.TreeSet<>();
+        for (String k : defaults().keySet()) {
+            if (k.startsWith("tenantplane.")) {
+                shipped.add(k);
+            }
+        }
+        String doc = Files.readString(Kube.REPO.resolve("docs/operations.md"));
+        java.util.Set<String> documented = new java.util.TreeSet<>();
+        var m = java.util.regex.Pattern.compile("(?m)^\\| `(tenantplane\\.[a-z.-]+)` \\|").matcher(doc);
+        while (m.find()) {
+            documented.add(m.group(1));
+        }
+        assertEquals(shipped, documented, "docs/operations.md's configuration table vs microprofile-config.properties");
     }
 
     @Test
