@@ -224,6 +224,8 @@ final class Converger {
             List<JsonObject> hostObjects = new ArrayList<>();
             Set<String> listed = new java.util.HashSet<>();
             boolean podsListed = false;
+            List<java.util.function.Supplier<List<JsonObject>>> tenantReads = new ArrayList<>();
+            List<java.util.function.Supplier<List<JsonObject>>> hostReads = new ArrayList<>();
             for (SyncPolicy.KindRule rule : policy.spec() == null ? List.<SyncPolicy.KindRule>of()
                     : policy.spec().kinds()) {
                 if (rule == null || rule.kind() == null || !rule.toHost() || !listed.add(rule.kind())) {
@@ -233,17 +235,23 @@ final class Converger {
                 podsListed |= tk.kind().equals("Pod");
                 // System namespaces are listed too: the planner makes them Skip decisions, so "why is this not on
                 // the host?" has an answer.
-                tenantObjects.addAll(tenantReader.list(tk, null, null));
+                tenantReads.add(() -> tenantReader.list(tk, null, null));
                 ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
-                hostObjects.addAll(hostReader.list(hk, hk.namespaced() ? hostNs : null,
+                hostReads.add(() -> hostReader.list(hk, hk.namespaced() ? hostNs : null,
                         ReverseMapping.TENANT + "=" + tenant));
             }
             for (String kind : COLLECTABLE_KINDS) {
                 if (listed.add(kind)) {
                     ResourceKind hk = ResourceKind.wellKnown(null, kind).orElseThrow();
-                    hostObjects.addAll(hostReader.list(hk, hostNs, ReverseMapping.MANAGED_BY + "="
+                    hostReads.add(() -> hostReader.list(hk, hostNs, ReverseMapping.MANAGED_BY + "="
                             + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tenant));
                 }
+            }
+            List<java.util.function.Supplier<List<JsonObject>>> reads = new ArrayList<>(tenantReads);
+            reads.addAll(hostReads);
+            List<List<JsonObject>> results = readAll(reads);
+            for (int i = 0; i < results.size(); i++) {
+                (i < tenantReads.size() ? tenantObjects : hostObjects).addAll(results.get(i));
             }
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, withPodIps(hostObjects), tenantObjects,
                     hostObjects);
@@ -334,6 +342,61 @@ final class Converger {
                 }
             } finally {
                 kindScope.close();
+            }
+        }
+
+        /**
+         * Runs the pass's lists, up to {@code writeConcurrency} at once (each is a separate request; with one writer
+         * they go one after another); the results in the order given. The first failure is thrown once all ended.
+         */
+        private List<List<JsonObject>> readAll(List<java.util.function.Supplier<List<JsonObject>>> reads) {
+            List<List<JsonObject>> results = new ArrayList<>(java.util.Collections.nCopies(reads.size(), null));
+            if (writeConcurrency <= 1 || reads.size() <= 1) {
+                for (int i = 0; i < reads.size(); i++) {
+                    results.set(i, reads.get(i).get());
+                }
+                return results;
+            }
+            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicReference<RuntimeException> error =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            Runnable worker = () -> {
+                int i;
+                while (error.get() == null && (i = next.getAndIncrement()) < reads.size()) {
+                    try {
+                        List<JsonObject> r = reads.get(i).get();
+                        synchronized (results) {
+                            results.set(i, r);
+                        }
+                    } catch (RuntimeException e) {
+                        error.compareAndSet(null, e);
+                    }
+                }
+            };
+            List<Thread> threads = new ArrayList<>();
+            for (int w = 1; w < Math.min(writeConcurrency, reads.size()); w++) {
+                threads.add(Thread.ofVirtual().name("tenantplane-read-" + key.name() + "-" + w).start(worker));
+            }
+            worker.run();
+            boolean interrupted = false;
+            for (Thread t : threads) {
+                while (true) {
+                    try {
+                        t.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            if (error.get() != null) {
+                throw error.get();
+            }
+            synchronized (results) {
+                return List.copyOf(results);
             }
         }
 

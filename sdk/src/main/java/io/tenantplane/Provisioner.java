@@ -575,8 +575,16 @@ final class Provisioner {
         if (tc.status() != null && tc.status().hostNamespace() != null) {
             out.add(tc.status().hostNamespace());
         }
-        out.add(tc.spec() != null && tc.spec().hostNamespace() != null ? tc.spec().hostNamespace()
-                : io.tenantplane.naming.HostNames.clusterScopedHostName(tc.namespace(), tc.tenant()));
+        // The tenant's own host namespace, where it could have objects: only when it asks for one or had one
+        // (its recorded mode, or a migration under way). A tenant that was always shared is never looked for there,
+        // so an install that may act only in the namespaces it manages (k8s/components/namespaced) can remove it.
+        TenantCluster.Status st = tc.status();
+        boolean hadOwn = tc.mode() != TenantCluster.Mode.SHARED || st != null && (st.migration() != null
+                || st.mode() != null && st.mode() != TenantCluster.Mode.SHARED);
+        if (hadOwn) {
+            out.add(tc.spec() != null && tc.spec().hostNamespace() != null ? tc.spec().hostNamespace()
+                    : io.tenantplane.naming.HostNames.clusterScopedHostName(tc.namespace(), tc.tenant()));
+        }
         return List.copyOf(out);
     }
 

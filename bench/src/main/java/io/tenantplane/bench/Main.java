@@ -21,10 +21,10 @@ import java.util.Set;
  */
 public final class Main {
 
-    static final List<String> SECTIONS = List.of("plan", "live", "footprint", "cli");
+    static final List<String> SECTIONS = List.of("plan", "live", "firstsync", "footprint", "cli");
     static final java.util.Map<String, String> TITLES = java.util.Map.of("plan", "Offline plan, naming and explain (JMH)",
             "live", "Live convergence (testkit API servers)", "footprint", "Footprint (one Syncer, idle tenants)",
-            "cli", "CLI cold start");
+            "cli", "CLI cold start", "firstsync", "First sync with concurrent writers (testkit API servers)");
     static final String DOC = "docs/performance.md";
     static final String PLOT = "performance-plan.png";
 
@@ -47,7 +47,7 @@ public final class Main {
                 case "--runs" -> runs = Integer.parseInt(value(args, ++i, "--runs"));
                 case "--quick" -> quick = true;
                 case "-h", "--help" -> {
-                    System.out.println("usage: bench/run.sh [--quick] [--repo DIR] [--runs N] [plan|live|footprint|cli ...]"
+                    System.out.println("usage: bench/run.sh [--quick] [--repo DIR] [--runs N] [plan|live|firstsync|footprint|cli ...]"
                             + "\n       bench/run.sh jmh [JMH options]");
                     return;
                 }
@@ -83,6 +83,8 @@ public final class Main {
                     }
                     case "live" -> sections.add(LiveSection.run(quick ? LiveSection.Config.quick()
                             : LiveSection.Config.full()));
+                    case "firstsync" -> sections.add(FirstSyncSection.run(quick ? FirstSyncSection.Config.quick()
+                            : FirstSyncSection.Config.full()));
                     case "footprint" -> sections.add(FootprintSection.run(quick ? FootprintSection.Config.quick()
                             : FootprintSection.Config.full()));
                     case "cli" -> sections.add(ColdStartSection.run(repo, runs));

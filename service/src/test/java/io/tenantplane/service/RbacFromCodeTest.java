@@ -80,6 +80,8 @@ class RbacFromCodeTest {
     private final Set<Permission> escalation = new TreeSet<>();
     /** Where each permission was used: namespaces, or "*" for cluster-scoped and all-namespace requests. */
     private final Map<Permission, Set<String>> namespaces = new ConcurrentHashMap<>();
+    /** Where prod's host objects are: its own namespace when dedicated, the TenantCluster's when shared. */
+    private String prodNamespace = "team-dev-x-prod";
     private KubeApiServer host;
     private KubeApiServer dev;
     private KubeApiServer prod;
@@ -151,8 +153,10 @@ class RbacFromCodeTest {
                 used.add(p);
                 List<String> seg = chain.request().url().pathSegments();
                 int i = seg.indexOf("namespaces");
+                // A Namespace object itself counts as in that namespace, as the API server's request info has it
+                // (so a RoleBinding there grants get and update on it).
                 namespaces.computeIfAbsent(p, x -> ConcurrentHashMap.newKeySet())
-                        .add(i >= 0 && seg.size() > i + 2 ? seg.get(i + 1) : "*");
+                        .add(i >= 0 && seg.size() >= i + 2 ? seg.get(i + 1) : "*");
             }
             return chain.proceed(chain.request());
         }).build());
@@ -274,26 +278,7 @@ class RbacFromCodeTest {
             reconciler.close();
         }
 
-        assertTrue(escalation.contains(new Permission("", "secrets", "patch")), () -> "rendered Roles: " + escalation);
-        Rbac rbac = Rbac.rendered();
-        Set<Permission> missing = new TreeSet<>();
-        for (Permission p : used) {
-            if (!rbac.grants(p, namespaces.get(p))) {
-                missing.add(p);
-            }
-        }
-        for (Permission p : escalation) {
-            if (!rbac.grants(p, null)) {
-                missing.add(p);
-            }
-        }
-        Set<Permission> unused = new TreeSet<>(rbac.all());
-        unused.removeAll(used);
-        unused.removeAll(escalation);
-        System.out.println("rbac: the code used " + used.size() + " permissions: " + new TreeSet<>(used));
-        System.out.println("rbac: the Roles it creates grant " + escalation + ", which it must hold itself");
-        assertEquals(Set.of(), missing, "every call the code makes is granted by k8s/ RBAC");
-        assertEquals(Set.of(), unused, "k8s/ RBAC grants nothing the code does not use");
+        assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("k8s")), "k8s/");
         Set<String> secretVerbs = new TreeSet<>();
         used.stream().filter(p -> p.group().isEmpty() && p.resource().equals("secrets")).forEach(p ->
                 secretVerbs.add(p.verb()));
@@ -305,6 +290,134 @@ class RbacFromCodeTest {
         assertTrue(Set.of(NS, "team-dev-x-prod", "team-dev-x-dev").containsAll(secretNamespaces),
                 "Secrets are touched only in TenantCluster namespaces and tenants' (possible) own host namespaces, "
                         + "never across all namespaces: " + secretNamespaces);
+    }
+
+    /**
+     * The namespaced install ({@code examples/install-namespaced}: k8s/ with the component
+     * {@code k8s/components/namespaced}): a replica watching only {@code team-dev} runs two shared tenants (one
+     * syncing every namespaced kind) through their life; every call must be granted in the namespace it is made in
+     * (RoleBindings) or be one of the few cluster-wide ones, and nothing more is granted.
+     */
+    @Test
+    void theNamespacedInstallGrantsExactlyWhatAReplicaWatchingOneNamespaceCalls() throws Exception {
+        prodNamespace = NS;
+        Kube hostKube = Kube.at(host.url());
+        hostKube.create(JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1","labels":{"kubernetes.io/os":"linux"}}}""")
+                .getAsJsonObject());
+        Kube.at(dev.url()).createAll(Kube.exampleWorkloads());
+        Kube.at(prod.url()).createAll(Kube.exampleWorkloads());
+        Kube.at(prod.url()).createAll(everyNamespacedKind());
+        controlPlane = Thread.ofVirtual().start(() -> fakeControlPlaneAndScheduler(hostKube));
+
+        Map<String, String> config = Map.of(
+                ServiceSettings.HOST_URL, host.url(),
+                ServiceSettings.WATCH_NAMESPACES, NS,
+                ServiceSettings.LEASE_IDENTITY, "replica-a",
+                ServiceSettings.LEASE_DURATION, "PT2S",
+                ServiceSettings.LEASE_RENEW_DEADLINE, "PT1S",
+                ServiceSettings.LEASE_RETRY_PERIOD, "PT0.2S",
+                ServiceSettings.RESYNC_INTERVAL, "PT2S",
+                ServiceSettings.CONCURRENCY, "2");
+        ServiceSettings settings = ServiceSettings.from(k -> Optional.ofNullable(config.get(k)), () -> "replica-a");
+        ApiClient hostClient = recording(Duration.ofSeconds(10));
+        TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
+                .tenantConnector(TenantConnector.kubeconfigSecret(recording(Duration.ofSeconds(10))))
+                .reportingInstance("replica-a").build();
+        Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
+                new ServiceStatus(Clock.systemUTC()));
+        LeaseElector elector = new LeaseElector(new CoordinationV1Api(recording(settings.lease().renewDeadline())),
+                settings.lease(), new LeaseElector.Listener() {
+                    @Override
+                    public void startedLeading() {
+                        reconciler.lead();
+                    }
+
+                    @Override
+                    public void stoppedLeading() {
+                        reconciler.standBy();
+                    }
+                });
+        try {
+            reconciler.start();
+            elector.start();
+            assertTrue(Kube.eventually(SYNC, reconciler::leading), "the replica leads");
+
+            List<JsonObject> example = Kube.exampleTenant(NS, "dev");
+            for (JsonObject o : example) {
+                if ("IsolationProfile".equals(Json.string(o, "kind"))) {
+                    Json.child(o, "spec", "network").add("egressToCIDRs",
+                            JsonParser.parseString("[\"203.0.113.0/24\"]"));
+                }
+            }
+            hostKube.createAll(example);
+            List<JsonObject> prodShared = prodTenant();
+            Json.child(prodShared.get(1), "spec").addProperty("mode", "shared");
+            Json.child(prodShared.get(1), "spec").add("controlPlane", JsonParser.parseString("{\"replicas\":1}"));
+            hostKube.createAll(prodShared);
+            assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),
+                    () -> "both tenants become Ready: " + hostKube.get("TenantCluster", NS, "prod")
+                            .map(o -> o.get("status")).orElse(null));
+            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Pod", NS, "nginx-x-default-x-dev").isPresent()
+                    && hostKube.get("NetworkPolicy", NS, "deny-x-default-x-prod").isPresent()));
+
+            JsonObject copy = hostKube.require("ConfigMap", NS, "nginx-config-x-default-x-dev");
+            copy.getAsJsonObject("data").addProperty("default.conf", "edited on the host");
+            hostKube.update(copy);
+            Kube.at(dev.url()).delete("Secret", "default", "nginx-env");
+            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Secret", NS, "nginx-env-x-default-x-dev").isEmpty()
+                    && !"edited on the host".equals(Json.string(hostKube.require("ConfigMap", NS,
+                    "nginx-config-x-default-x-dev"), "data", "default.conf"))), "drift and deletion are repaired");
+            escalation.addAll(rulesOfRenderedRoles(hostKube));
+            driftEveryRenderedObject(hostKube);
+            changeEveryTenantObjectOfProd();
+            assertTrue(Kube.eventually(SYNC, () -> renderedDrifted(hostKube).isEmpty() && prodCopiesChanged(hostKube)),
+                    () -> "rendered objects are restored and prod's changes reach the host: "
+                            + renderedDrifted(hostKube));
+
+            TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
+            LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
+                    ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
+            KubernetesAccess access = new KubernetesAccess(recording(AccessControl.REVIEW_TIMEOUT), Clock.systemUTC());
+            Caller caller = access.authenticate(hostKube.viewerToken()).orElseThrow();
+            assertTrue(access.allows(caller, TenantsResource.seeing(NS, "prod")));
+            eventSeriesWithAConflict();
+
+            hostKube.delete("TenantCluster", NS, "prod");
+            hostKube.delete("TenantCluster", NS, "dev");
+            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("TenantCluster", NS, "prod").isEmpty()
+                    && hostKube.get("TenantCluster", NS, "dev").isEmpty()), "both tenants are removed");
+        } finally {
+            elector.close();
+            reconciler.close();
+        }
+        assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("examples/install-namespaced")),
+                "examples/install-namespaced");
+    }
+
+    /** Every permission used is granted where it was used, and nothing is granted that was not used. */
+    private void assertGrantsExactlyWhatWasUsed(Rbac rbac, String install) {
+        assertTrue(escalation.contains(new Permission("", "secrets", "patch")), () -> "rendered Roles: " + escalation);
+        Set<Permission> missing = new TreeSet<>();
+        for (Permission p : used) {
+            if (!rbac.grants(p, namespaces.get(p))) {
+                missing.add(p);
+            }
+        }
+        for (Permission p : escalation) {
+            if (!rbac.grants(p, Set.of(NS))) {
+                missing.add(p);
+            }
+        }
+        Set<Permission> unused = new TreeSet<>(rbac.all());
+        unused.removeAll(used);
+        unused.removeAll(escalation);
+        System.out.println("rbac: the code used " + used.size() + " permissions: " + new TreeSet<>(used));
+        System.out.println("rbac: the Roles it creates grant " + escalation + ", which it must hold itself");
+        Map<Permission, Set<String>> where = new java.util.TreeMap<>();
+        missing.forEach(p -> where.put(p, namespaces.get(p)));
+        assertEquals(Map.of(), where, "every call the code makes is granted by " + install + " RBAC where it is made");
+        assertEquals(Set.of(), unused, install + " RBAC grants nothing the code does not use");
     }
 
     private static final List<String> RENDERED = List.of("StatefulSet", "PodDisruptionBudget", "Service", "Secret",
@@ -332,8 +445,8 @@ class RbacFromCodeTest {
     }
 
     /** A host hand edits the label every rendered object carries, so that provisioning has to restore each kind. */
-    private static void driftEveryRenderedObject(Kube host) {
-        for (String ns : List.of(NS, "team-dev-x-prod")) {
+    private void driftEveryRenderedObject(Kube host) {
+        for (String ns : new TreeSet<>(List.of(NS, prodNamespace))) {
             for (String kind : RENDERED) {
                 for (JsonObject o : host.list(kind, ns)) {
                     if (Json.labels(o).containsKey("tenantplane.io/component")) {
@@ -343,14 +456,16 @@ class RbacFromCodeTest {
                 }
             }
         }
-        JsonObject ns = host.require("Namespace", null, "team-dev-x-prod");
-        Json.child(ns, "metadata", "labels").addProperty("tenantplane.io/component", "drifted");
-        host.update(ns);
+        if (!prodNamespace.equals(NS)) {
+            JsonObject ns = host.require("Namespace", null, prodNamespace);
+            Json.child(ns, "metadata", "labels").addProperty("tenantplane.io/component", "drifted");
+            host.update(ns);
+        }
     }
 
-    private static List<String> renderedDrifted(Kube host) {
+    private List<String> renderedDrifted(Kube host) {
         List<String> out = new ArrayList<>();
-        for (String ns : List.of(NS, "team-dev-x-prod")) {
+        for (String ns : new TreeSet<>(List.of(NS, prodNamespace))) {
             for (String kind : RENDERED) {
                 for (JsonObject o : host.list(kind, ns)) {
                     if ("drifted".equals(Json.labels(o).get("tenantplane.io/component"))) {
@@ -359,9 +474,9 @@ class RbacFromCodeTest {
                 }
             }
         }
-        if ("drifted".equals(Json.labels(host.require("Namespace", null, "team-dev-x-prod"))
-                .get("tenantplane.io/component"))) {
-            out.add("Namespace team-dev-x-prod");
+        if (!prodNamespace.equals(NS) && "drifted".equals(Json.labels(host.require("Namespace", null,
+                prodNamespace)).get("tenantplane.io/component"))) {
+            out.add("Namespace " + prodNamespace);
         }
         return out;
     }
@@ -380,9 +495,9 @@ class RbacFromCodeTest {
         }
     }
 
-    private static boolean prodCopiesChanged(Kube host) {
+    private boolean prodCopiesChanged(Kube host) {
         for (String kind : PROD_KINDS) {
-            List<JsonObject> copies = host.list(kind, "team-dev-x-prod").stream()
+            List<JsonObject> copies = host.list(kind, prodNamespace).stream()
                     .filter(o -> "prod".equals(Json.labels(o).get("tenantplane.io/tenant"))
                             && Json.annotations(o).containsKey("tenantplane.io/source-kind")).toList();
             if (copies.isEmpty() || copies.stream().anyMatch(o -> !"2".equals(Json.labels(o).get("revision")))) {
@@ -552,63 +667,96 @@ class RbacFromCodeTest {
         }
     }
 
-    /** The ClusterRole and the Role of the install, rendered by {@code kubectl kustomize k8s/}. */
-    private record Rbac(Set<Permission> clusterWide, String roleNamespace, Set<Permission> inRoleNamespace) {
+    /**
+     * What a rendered install grants the service's ServiceAccount: cluster-wide through ClusterRoleBindings, per
+     * namespace through RoleBindings (to a Role there or to a ClusterRole).
+     */
+    private record Rbac(Set<Permission> clusterWide, Map<String, Set<Permission>> perNamespace) {
 
-        static Rbac rendered() throws IOException, InterruptedException {
+        private static final String SUBJECT = "tenantplane-system/tenantplane-service";
+
+        static Rbac rendered(Path kustomization) throws IOException, InterruptedException {
             Path out = Files.createTempFile("kustomize", ".yaml");
-            Process p = new ProcessBuilder("kubectl", "kustomize", Kube.REPO.resolve("k8s").toString())
+            Process p = new ProcessBuilder("kubectl", "kustomize", kustomization.toString())
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                fail("kubectl kustomize k8s/ did not finish within 60 s");
+                fail("kubectl kustomize " + kustomization + " did not finish within 60 s");
             }
             String text = Files.readString(out);
             Files.delete(out);
             assertEquals(0, p.exitValue(), text);
-            Set<Permission> cluster = new TreeSet<>();
-            Set<Permission> role = new TreeSet<>();
-            String roleNs = null;
+            Map<String, Set<Permission>> roles = new java.util.HashMap<>();
+            List<Map<?, ?>> bindings = new ArrayList<>();
             for (Object doc : new Yaml().loadAll(text)) {
                 if (!(doc instanceof Map<?, ?> o)) {
                     continue;
                 }
                 Object kind = o.get("kind");
+                Map<?, ?> meta = (Map<?, ?>) o.get("metadata");
+                if ("ClusterRoleBinding".equals(kind) || "RoleBinding".equals(kind)) {
+                    bindings.add(o);
+                    continue;
+                }
                 if (!"ClusterRole".equals(kind) && !"Role".equals(kind)) {
                     continue;
                 }
-                if ("Role".equals(kind)) {
-                    roleNs = (String) ((Map<?, ?>) o.get("metadata")).get("namespace");
-                }
+                Set<Permission> perms = new TreeSet<>();
                 for (Object r : (List<?>) o.get("rules")) {
                     Map<?, ?> rule = (Map<?, ?>) r;
                     assertFalse(rule.containsKey("resourceNames") && "ClusterRole".equals(kind),
-                            "the ClusterRole names no single objects");
+                            "the ClusterRoles name no single objects");
                     for (Object g : (List<?>) rule.get("apiGroups")) {
                         for (Object res : (List<?>) rule.get("resources")) {
                             for (Object v : (List<?>) rule.get("verbs")) {
                                 assertFalse(String.valueOf(g).contains("*") || String.valueOf(res).contains("*")
                                         || String.valueOf(v).contains("*"), "no wildcard in " + rule);
-                                ("Role".equals(kind) ? role : cluster).add(new Permission((String) g, (String) res,
-                                        (String) v));
+                                perms.add(new Permission((String) g, (String) res, (String) v));
                             }
                         }
                     }
                 }
+                roles.put(kind + "/" + ("Role".equals(kind) ? meta.get("namespace") + "/" : "") + meta.get("name"),
+                        perms);
             }
-            return new Rbac(cluster, roleNs, role);
+            Set<Permission> cluster = new TreeSet<>();
+            Map<String, Set<Permission>> perNamespace = new java.util.TreeMap<>();
+            for (Map<?, ?> b : bindings) {
+                boolean ours = false;
+                for (Object sub : (List<?>) b.get("subjects")) {
+                    Map<?, ?> subject = (Map<?, ?>) sub;
+                    ours |= "ServiceAccount".equals(subject.get("kind"))
+                            && SUBJECT.equals(subject.get("namespace") + "/" + subject.get("name"));
+                }
+                if (!ours) {
+                    continue;
+                }
+                Map<?, ?> ref = (Map<?, ?>) b.get("roleRef");
+                String ns = (String) ((Map<?, ?>) b.get("metadata")).get("namespace");
+                String key = "ClusterRole".equals(ref.get("kind")) ? "ClusterRole/" + ref.get("name")
+                        : "Role/" + ns + "/" + ref.get("name");
+                Set<Permission> perms = roles.get(key);
+                assertTrue(perms != null, "binding " + b.get("metadata") + " refers to a missing " + key);
+                if ("ClusterRoleBinding".equals(b.get("kind"))) {
+                    cluster.addAll(perms);
+                } else {
+                    perNamespace.computeIfAbsent(ns, n -> new TreeSet<>()).addAll(perms);
+                }
+            }
+            return new Rbac(cluster, perNamespace);
         }
 
         boolean grants(Permission p, Set<String> usedIn) {
             if (clusterWide.contains(p)) {
                 return true;
             }
-            return inRoleNamespace.contains(p) && usedIn != null && Set.of(roleNamespace).equals(usedIn);
+            return usedIn != null && !usedIn.isEmpty() && !usedIn.contains("*") && usedIn.stream()
+                    .allMatch(ns -> perNamespace.getOrDefault(ns, Set.of()).contains(p));
         }
 
         Set<Permission> all() {
             Set<Permission> all = new TreeSet<>(clusterWide);
-            all.addAll(inRoleNamespace);
+            perNamespace.values().forEach(all::addAll);
             return all;
         }
     }
