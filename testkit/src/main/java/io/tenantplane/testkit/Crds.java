@@ -90,6 +90,7 @@ final class Crds {
                         "Required value: schemas are required"));
             } else {
                 SchemaValidator.structural(schema, at + ".schema.openAPIV3Schema", causes);
+                CelRules.compileAll(schema, at + ".schema.openAPIV3Schema", causes);
             }
         }
         if (storage != 1) {

@@ -239,7 +239,7 @@ final class Store {
                 if (t.statusSubresource()) {
                     o.remove("status");
                 }
-                applySchema(t, o, opts, causes);
+                applySchema(t, o, null, opts, causes);
             }
             if (!causes.isEmpty()) {
                 throw ApiError.invalid(t, name, causes);
@@ -479,7 +479,7 @@ final class Store {
             }
         }
         if (t.custom()) {
-            applySchema(t, candidate, opts, causes);
+            applySchema(t, candidate, current, opts, causes);
         }
         if (!causes.isEmpty()) {
             throw ApiError.invalid(t, name, causes);
@@ -834,8 +834,13 @@ final class Store {
         }
     }
 
-    /** Prunes, defaults and validates a custom resource against its version's schema. */
-    private static void applySchema(ResourceType t, JsonObject o, WriteOptions opts, List<ApiError.Cause> causes) {
+    /**
+     * Prunes, defaults and validates a custom resource against its version's schema, then runs its CEL rules
+     * ({@code old} is the stored object on update); as the API server, the rules run only when the schema found no
+     * error that would block them ({@code hasBlockingErr}; here: none at all).
+     */
+    private static void applySchema(ResourceType t, JsonObject o, JsonObject old, WriteOptions opts,
+                                    List<ApiError.Cause> causes) {
         if (t.schema() == null) {
             return;
         }
@@ -851,7 +856,11 @@ final class Store {
                 unknown.forEach(u -> opts.warnings().add("unknown field \"" + u + "\""));
             }
         }
+        int before = causes.size();
         SchemaValidator.validate(o, t.schema(), causes);
+        if (causes.size() == before) {
+            CelRules.validate(o, old, t.schema(), causes);
+        }
     }
 
     private static void typeMeta(ResourceType t, JsonObject o) {

@@ -117,4 +117,54 @@ class ProjectCrdsTest {
             }
         }
     }
+
+    /**
+     * Each CEL rule of the project CRDs refuses what it is written to refuse, with its message at its path, as a real
+     * API server runs them (the testkit runs them with cel-java).
+     */
+    @Test
+    void theCelRulesOfTheProjectCrdsRefuseWhatTheySay() throws Exception {
+        try (KubeApiServer server = KubeApiServer.builder().namespaces("team-dev").build().start()) {
+            ApiClient client = Clients.client(server);
+            install(client, crds());
+            DynamicKubernetesApi tenantClusters = new DynamicKubernetesApi("tenantplane.io", "v1alpha1",
+                    "tenantclusters", client);
+            DynamicKubernetesApi policies = new DynamicKubernetesApi("tenantplane.io", "v1alpha1", "syncpolicies",
+                    client);
+            record Case(DynamicKubernetesApi api, String json, String field, String message) {
+            }
+            String tc = """
+                    {"apiVersion":"tenantplane.io/v1alpha1","kind":"TenantCluster","metadata":{"name":"%s",
+                     "namespace":"team-dev"},"spec":{%s"isolationProfileRef":{"name":"p"},"syncPolicyRef":{"name":"s"}}}""";
+            String sp = """
+                    {"apiVersion":"tenantplane.io/v1alpha1","kind":"SyncPolicy","metadata":{"name":"s",
+                     "namespace":"team-dev"},"spec":{"kinds":[%s]}}""";
+            List<Case> cases = List.of(
+                    new Case(tenantClusters, tc.formatted("a".repeat(33), ""), "<nil>", "at most 32 characters"),
+                    new Case(tenantClusters, tc.formatted("9lives", ""), "<nil>", "a DNS-1035 label"),
+                    new Case(tenantClusters, tc.formatted("dev", "\"hostNamespace\":\"x\","), "spec",
+                            "only for dedicated and private modes"),
+                    new Case(tenantClusters, tc.formatted("dev", "\"controlPlane\":{\"replicas\":3,"
+                            + "\"datastore\":{\"type\":\"sqlite\"}},"), "spec.controlPlane", "sqlite requires replicas = 1"),
+                    new Case(tenantClusters, tc.formatted("dev", "\"controlPlane\":{\"replicas\":4,"
+                            + "\"datastore\":{\"type\":\"etcd\"}},"), "spec.controlPlane", "odd number of replicas"),
+                    new Case(policies, sp.formatted("{\"kind\":\"ConfigMap\",\"toHost\":true,\"fromHost\":\"status\"}"),
+                            "spec.kinds[0]", "fromHost: status applies only to kinds with a status"),
+                    new Case(policies, sp.formatted("{\"kind\":\"PriorityClass\",\"toHost\":false,"
+                            + "\"namespaces\":{\"include\":[\"a\"]}}"), "spec.kinds[0]", "a cluster-scoped kind has no namespace filter"));
+            for (Case c : cases) {
+                KubernetesApiResponse<DynamicKubernetesObject> r = c.api().create(new DynamicKubernetesObject(
+                        Json.GSON.fromJson(c.json(), JsonObject.class)));
+                assertEquals(422, r.getHttpStatusCode(), () -> c.json() + " was accepted");
+                var causes = r.getStatus().getDetails().getCauses();
+                assertTrue(causes.stream().anyMatch(cause -> c.field().equals(cause.getField())
+                        && cause.getMessage().contains(c.message())), () -> c.json() + ": " + causes);
+            }
+            KubernetesApiResponse<DynamicKubernetesObject> ok = tenantClusters.create(new DynamicKubernetesObject(
+                    Json.GSON.fromJson(tc.formatted("dev", "\"mode\":\"dedicated\",\"hostNamespace\":\"x\","
+                            + "\"controlPlane\":{\"replicas\":3,\"datastore\":{\"type\":\"etcd\"}},"),
+                            JsonObject.class)));
+            assertTrue(ok.isSuccess(), () -> "a TenantCluster every rule accepts: " + ok.getStatus());
+        }
+    }
 }

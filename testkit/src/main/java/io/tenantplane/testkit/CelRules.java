@@ -1,0 +1,332 @@
+package io.tenantplane.testkit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.types.SimpleType;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeFactory;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code x-kubernetes-validations} rules of a custom resource's schema, compiled and run with cel-java as the
+ * API server runs them with cel-go ({@code staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/
+ * validation.go}, {@code Validator.validate} and {@code validateExpressions}):
+ * <ul>
+ *   <li>a rule sees its schema node's value as {@code self}; at the resource root {@code self} has {@code apiVersion},
+ *   {@code kind} and of {@code metadata} only {@code name} and {@code generateName}
+ *   ({@code model.WithTypeAndObjectMeta});</li>
+ *   <li>null and absent values are not validated; a rule that uses {@code oldSelf} (a transition rule) runs only on an
+ *   update where the old value exists;</li>
+ *   <li>a rule that is not true is the error {@code <path>: Invalid value: "<schema type>": <message>} (the root's
+ *   path prints as {@code <nil>}, as the strategy passes a nil path), or {@code failed rule: <rule>} without a
+ *   message; {@code fieldPath} and {@code reason} are honoured; {@code messageExpression} is evaluated, falling back
+ *   to the message when it fails;</li>
+ *   <li>ratcheting (CRDValidationRatcheting, on by default since 1.30): on update, a failing rule without
+ *   {@code oldSelf} on a value equal to its old value (or whose nearest correlatable ancestor is unchanged) is not an
+ *   error;</li>
+ *   <li>an evaluation error is {@code <error> evaluating rule: <message or rule>}.</li>
+ * </ul>
+ * Rules are compiled with {@code self} and {@code oldSelf} as {@code dyn}, with CEL's standard library only: the
+ * Kubernetes extension libraries (quantity, URL, IP/CIDR, lists, regex, strings extensions, format) and the cost
+ * budgets are not implemented, so a rule using them is refused when its CRD is created (never silently accepted).
+ */
+final class CelRules {
+
+    private static final Pattern OLD_SELF = Pattern.compile("\\boldSelf\\b");
+    private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
+            .setStandardMacros(dev.cel.parser.CelStandardMacro.STANDARD_MACROS)
+            .addVar("self", SimpleType.DYN).addVar("oldSelf", SimpleType.DYN).build();
+    private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    /** Compiled programs by expression (the variables are dyn, so the text alone decides the program). */
+    private static final Map<String, Compiled> CACHE = new ConcurrentHashMap<>();
+
+    private record Compiled(CelRuntime.Program program, String error) {
+    }
+
+    private CelRules() {
+    }
+
+    private static Compiled compile(String expression) {
+        return CACHE.computeIfAbsent(expression, e -> {
+            try {
+                CelAbstractSyntaxTree ast = COMPILER.compile(e).getAst();
+                return new Compiled(RUNTIME.createProgram(ast), null);
+            } catch (CelValidationException ex) {
+                return new Compiled(null, ex.getMessage());
+            } catch (dev.cel.common.CelException ex) {
+                return new Compiled(null, ex.getMessage());
+            }
+        });
+    }
+
+    /** At CRD create and update: every rule (and messageExpression) of the schema must compile. */
+    static void compileAll(JsonObject schema, String path, List<ApiError.Cause> causes) {
+        if (schema == null) {
+            return;
+        }
+        JsonArray rules = Json.arr(schema, "x-kubernetes-validations");
+        for (int i = 0; rules != null && i < rules.size(); i++) {
+            JsonObject rule = rules.get(i).isJsonObject() ? rules.get(i).getAsJsonObject() : new JsonObject();
+            String at = path + ".x-kubernetes-validations[" + i + "]";
+            String text = Json.str(rule, "rule");
+            if (text == null || text.isBlank()) {
+                causes.add(ApiError.Cause.required(at + ".rule"));
+                continue;
+            }
+            Compiled c = compile(text);
+            if (c.error() != null) {
+                causes.add(ApiError.Cause.invalid(at + ".rule", Validation.quote(text), "compilation failed: "
+                        + c.error()));
+            }
+            String messageExpression = Json.str(rule, "messageExpression");
+            if (messageExpression != null && compile(messageExpression).error() != null) {
+                causes.add(ApiError.Cause.invalid(at + ".messageExpression", Validation.quote(messageExpression),
+                        "messageExpression compilation failed: " + compile(messageExpression).error()));
+            }
+        }
+        JsonObject properties = Json.obj(schema, "properties");
+        if (properties != null) {
+            for (var e : properties.entrySet()) {
+                if (e.getValue().isJsonObject()) {
+                    compileAll(e.getValue().getAsJsonObject(), path + ".properties[" + e.getKey() + "]", causes);
+                }
+            }
+        }
+        compileAll(Json.obj(schema, "items"), path + ".items", causes);
+        JsonElement additional = schema.get("additionalProperties");
+        if (additional != null && additional.isJsonObject()) {
+            compileAll(additional.getAsJsonObject(), path + ".additionalProperties", causes);
+        }
+    }
+
+    /** Runs the rules of {@code schema} over {@code object}; {@code old} is the stored object on update, else null. */
+    static void validate(JsonObject object, JsonObject old, JsonObject schema, List<ApiError.Cause> causes) {
+        walk(object, old, schema, null, true, old != null && Json.same(object, old), causes);
+    }
+
+    private static void walk(JsonElement v, JsonElement old, JsonObject s, String path, boolean root,
+                             boolean unchanged, List<ApiError.Cause> causes) {
+        if (v == null || v.isJsonNull() || s == null) {
+            return;
+        }
+        if (old != null && old.isJsonNull()) {
+            old = null;
+        }
+        JsonArray rules = Json.arr(s, "x-kubernetes-validations");
+        if (rules != null && !rules.isEmpty()) {
+            evaluate(rules, v, old, s, path, root, unchanged, causes);
+        }
+        if (v.isJsonObject()) {
+            JsonObject o = v.getAsJsonObject();
+            JsonObject oldObject = old != null && old.isJsonObject() ? old.getAsJsonObject() : null;
+            JsonObject properties = Json.obj(s, "properties");
+            JsonElement additional = s.get("additionalProperties");
+            boolean correlatable = !"atomic".equals(Json.str(s, "x-kubernetes-map-type"));
+            for (var e : o.entrySet()) {
+                String key = e.getKey();
+                if (root && (key.equals("metadata") || key.equals("apiVersion") || key.equals("kind"))) {
+                    continue;
+                }
+                JsonObject child = properties == null ? null : Json.obj(properties, key);
+                String childPath;
+                if (child != null) {
+                    childPath = path == null ? key : path + "." + key;
+                } else if (additional != null && additional.isJsonObject()) {
+                    child = additional.getAsJsonObject();
+                    childPath = (path == null ? "" : path) + "[" + key + "]";
+                } else {
+                    continue;
+                }
+                JsonElement oldChild = correlatable && oldObject != null ? oldObject.get(key) : null;
+                boolean childUnchanged = correlatable ? oldChild != null && Json.same(e.getValue(), oldChild)
+                        : unchanged;
+                walk(e.getValue(), oldChild, child, childPath, false, childUnchanged, causes);
+            }
+        } else if (v.isJsonArray()) {
+            JsonObject items = Json.obj(s, "items");
+            JsonArray a = v.getAsJsonArray();
+            JsonArray oldArray = old != null && old.isJsonArray() ? old.getAsJsonArray() : null;
+            List<String> mapKeys = "map".equals(Json.str(s, "x-kubernetes-list-type")) ? strings(Json.arr(s,
+                    "x-kubernetes-list-map-keys")) : null;
+            for (int i = 0; i < a.size(); i++) {
+                JsonElement item = a.get(i);
+                JsonElement oldItem = mapKeys == null || oldArray == null ? null : sameKeys(item, oldArray, mapKeys);
+                boolean itemUnchanged = mapKeys != null ? oldItem != null && Json.same(item, oldItem) : unchanged;
+                walk(item, oldItem, items, (path == null ? "" : path) + "[" + i + "]", false, itemUnchanged, causes);
+            }
+        }
+    }
+
+    private static void evaluate(JsonArray rules, JsonElement v, JsonElement old, JsonObject s, String path,
+                                 boolean root, boolean unchanged, List<ApiError.Cause> causes) {
+        Object self = value(v, s, root);
+        Object oldSelf = old == null ? null : value(old, s, root);
+        String type = Json.str(s, "type") == null ? "" : Json.str(s, "type");
+        String field = path == null ? "<nil>" : path;
+        for (int i = 0; i < rules.size(); i++) {
+            JsonObject rule = rules.get(i).getAsJsonObject();
+            String text = Json.str(rule, "rule");
+            Compiled c = compile(text);
+            if (c.error() != null) {
+                causes.add(ApiError.Cause.invalid(field, Validation.quote(type), "rule compile error: " + c.error()));
+                continue;
+            }
+            boolean usesOld = OLD_SELF.matcher(text).find();
+            if (usesOld && oldSelf == null) {
+                continue;
+            }
+            Map<String, Object> vars = new HashMap<>();
+            vars.put("self", self);
+            if (usesOld) {
+                vars.put("oldSelf", oldSelf);
+            }
+            Object result;
+            try {
+                result = c.program().eval(vars);
+            } catch (CelEvaluationException e) {
+                causes.add(ApiError.Cause.invalid(field, Validation.quote(type), e.getMessage()
+                        + " evaluating rule: " + ruleErrorString(rule)));
+                continue;
+            }
+            if (Boolean.TRUE.equals(result)) {
+                continue;
+            }
+            if (!usesOld && unchanged) {
+                continue;
+            }
+            String at = field;
+            String fieldPath = Json.str(rule, "fieldPath");
+            if (fieldPath != null && !fieldPath.isEmpty()) {
+                String rel = fieldPath.startsWith(".") ? fieldPath.substring(1) : fieldPath;
+                at = path == null ? rel : path + "." + rel;
+            }
+            String detail = message(rule, vars);
+            String reason = Json.str(rule, "reason");
+            if ("FieldValueForbidden".equals(reason)) {
+                causes.add(ApiError.Cause.forbidden(at, detail));
+            } else if ("FieldValueRequired".equals(reason)) {
+                causes.add(new ApiError.Cause("FieldValueRequired", at, "Required value: " + detail));
+            } else {
+                causes.add(ApiError.Cause.invalid(at, Validation.quote(type), detail));
+            }
+        }
+    }
+
+    private static String message(JsonObject rule, Map<String, Object> vars) {
+        String messageExpression = Json.str(rule, "messageExpression");
+        if (messageExpression != null) {
+            Compiled c = compile(messageExpression);
+            if (c.program() != null) {
+                try {
+                    Object out = c.program().eval(vars);
+                    if (out instanceof String m && !m.isBlank() && !m.contains("\n")) {
+                        return m.strip();
+                    }
+                } catch (CelEvaluationException e) {
+                    // As the API server: a failed messageExpression falls back to the message.
+                }
+            }
+        }
+        String message = Json.str(rule, "message");
+        return message == null || message.isEmpty() ? "failed rule: " + ruleErrorString(rule) : message.strip();
+    }
+
+    private static String ruleErrorString(JsonObject rule) {
+        String message = Json.str(rule, "message");
+        return message != null && !message.isEmpty() ? message.strip() : Json.str(rule, "rule").strip();
+    }
+
+    /** The JSON value as CEL sees it: maps, lists, int as long, number as double, by the schema's type. */
+    private static Object value(JsonElement v, JsonObject s, boolean root) {
+        if (v == null || v.isJsonNull()) {
+            return dev.cel.common.values.NullValue.NULL_VALUE;
+        }
+        if (v.isJsonObject()) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            JsonObject properties = s == null ? null : Json.obj(s, "properties");
+            JsonElement additional = s == null ? null : s.get("additionalProperties");
+            for (var e : v.getAsJsonObject().entrySet()) {
+                if (root && e.getKey().equals("metadata") && e.getValue().isJsonObject()) {
+                    Map<String, Object> meta = new LinkedHashMap<>();
+                    for (String k : List.of("name", "generateName")) {
+                        JsonElement m = e.getValue().getAsJsonObject().get(k);
+                        if (m != null && m.isJsonPrimitive()) {
+                            meta.put(k, m.getAsString());
+                        }
+                    }
+                    out.put("metadata", meta);
+                    continue;
+                }
+                JsonObject child = properties == null ? null : Json.obj(properties, e.getKey());
+                if (child == null && additional != null && additional.isJsonObject()) {
+                    child = additional.getAsJsonObject();
+                }
+                if (e.getValue().isJsonNull()) {
+                    continue;
+                }
+                out.put(e.getKey(), value(e.getValue(), child, false));
+            }
+            return out;
+        }
+        if (v.isJsonArray()) {
+            List<Object> out = new ArrayList<>();
+            JsonObject items = s == null ? null : Json.obj(s, "items");
+            for (JsonElement e : v.getAsJsonArray()) {
+                out.add(value(e, items, false));
+            }
+            return out;
+        }
+        JsonPrimitive p = v.getAsJsonPrimitive();
+        if (p.isBoolean()) {
+            return p.getAsBoolean();
+        }
+        if (p.isString()) {
+            return p.getAsString();
+        }
+        BigDecimal n = p.getAsBigDecimal();
+        String type = s == null ? null : Json.str(s, "type");
+        if ("number".equals(type)) {
+            return n.doubleValue();
+        }
+        try {
+            return n.longValueExact();
+        } catch (ArithmeticException e) {
+            return n.doubleValue();
+        }
+    }
+
+    private static List<String> strings(JsonArray a) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; a != null && i < a.size(); i++) {
+            out.add(a.get(i).getAsString());
+        }
+        return out;
+    }
+
+    private static JsonElement sameKeys(JsonElement item, JsonArray old, List<String> keys) {
+        if (!item.isJsonObject()) {
+            return null;
+        }
+        for (JsonElement o : old) {
+            if (o.isJsonObject() && keys.stream().allMatch(k -> Json.same(item.getAsJsonObject().get(k),
+                    o.getAsJsonObject().get(k)))) {
+                return o;
+            }
+        }
+        return null;
+    }
+}
