@@ -351,50 +351,12 @@ final class Converger {
          */
         private List<List<JsonObject>> readAll(List<java.util.function.Supplier<List<JsonObject>>> reads) {
             List<List<JsonObject>> results = new ArrayList<>(java.util.Collections.nCopies(reads.size(), null));
-            if (writeConcurrency <= 1 || reads.size() <= 1) {
-                for (int i = 0; i < reads.size(); i++) {
-                    results.set(i, reads.get(i).get());
+            Bounded.run(reads.size(), writeConcurrency, "tenantplane-read-" + key.name(), i -> {
+                List<JsonObject> r = reads.get(i).get();
+                synchronized (results) {
+                    results.set(i, r);
                 }
-                return results;
-            }
-            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicReference<RuntimeException> error =
-                    new java.util.concurrent.atomic.AtomicReference<>();
-            Runnable worker = () -> {
-                int i;
-                while (error.get() == null && (i = next.getAndIncrement()) < reads.size()) {
-                    try {
-                        List<JsonObject> r = reads.get(i).get();
-                        synchronized (results) {
-                            results.set(i, r);
-                        }
-                    } catch (RuntimeException e) {
-                        error.compareAndSet(null, e);
-                    }
-                }
-            };
-            List<Thread> threads = new ArrayList<>();
-            for (int w = 1; w < Math.min(writeConcurrency, reads.size()); w++) {
-                threads.add(Thread.ofVirtual().name("tenantplane-read-" + key.name() + "-" + w).start(worker));
-            }
-            worker.run();
-            boolean interrupted = false;
-            for (Thread t : threads) {
-                while (true) {
-                    try {
-                        t.join();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            if (error.get() != null) {
-                throw error.get();
-            }
+            });
             synchronized (results) {
                 return List.copyOf(results);
             }
@@ -428,62 +390,25 @@ final class Converger {
             }
             Outcome[] results = new Outcome[wave.size()];
             int before = outcomes.size();
-            java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-            java.util.concurrent.atomic.AtomicReference<RuntimeException> error =
-                    new java.util.concurrent.atomic.AtomicReference<>();
-            Runnable worker = () -> {
-                int i;
-                while (!stop.get() && (i = next.getAndIncrement()) < wave.size()) {
-                    Decision d = wave.get(i);
-                    try {
-                        Outcome o = applyOne(d, snapshot);
-                        results[i] = o;
-                        synchronized (outcomes) {
-                            report(o, scopes.get(d.kind()));
-                        }
-                    } catch (RuntimeException e) {
-                        error.compareAndSet(null, e);
-                        stop.set(true);
-                    }
-                }
-            };
-            int workers = Math.min(writeConcurrency, wave.size());
-            List<Thread> threads = new ArrayList<>(workers - 1);
             try {
-                for (int w = 1; w < workers; w++) {
-                    threads.add(Thread.ofVirtual().name("tenantplane-write-" + key.name() + "-" + w).start(worker));
-                }
-                worker.run();
-                boolean interrupted = false;
-                for (Thread t : threads) {
-                    while (true) {
-                        try {
-                            t.join();
-                            break;
-                        } catch (InterruptedException e) {
-                            // Let the writes in flight end (each is bounded by the client's timeouts); start no more.
-                            interrupted = true;
-                            stop.set(true);
-                        }
+                Bounded.run(wave.size(), writeConcurrency, "tenantplane-write-" + key.name(), i -> {
+                    Decision d = wave.get(i);
+                    Outcome o = applyOne(d, snapshot);
+                    results[i] = o;
+                    synchronized (outcomes) {
+                        report(o, scopes.get(d.kind()));
                     }
-                }
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
+                });
             } finally {
                 scopes.values().forEach(Observer.PassScope::close);
-            }
-            synchronized (outcomes) {
-                outcomes.subList(before, outcomes.size()).clear();
-                for (Outcome o : results) {
-                    if (o != null) {
-                        outcomes.add(o);
+                synchronized (outcomes) {
+                    outcomes.subList(before, outcomes.size()).clear();
+                    for (Outcome o : results) {
+                        if (o != null) {
+                            outcomes.add(o);
+                        }
                     }
                 }
-            }
-            if (error.get() != null) {
-                throw error.get();
             }
         }
 

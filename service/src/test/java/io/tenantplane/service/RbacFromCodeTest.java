@@ -165,47 +165,11 @@ class RbacFromCodeTest {
 
     @Test
     void theServiceRbacGrantsExactlyWhatTheCodeCallsAndNothingMore() throws Exception {
-        Kube hostKube = Kube.at(host.url());
-        hostKube.create(JsonParser.parseString("""
-                {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1","labels":{"kubernetes.io/os":"linux"}}}""")
-                .getAsJsonObject());
-        Kube.at(dev.url()).createAll(Kube.exampleWorkloads());
-        Kube.at(prod.url()).createAll(Kube.exampleWorkloads());
-        Kube.at(prod.url()).createAll(everyNamespacedKind());
-        controlPlane = Thread.ofVirtual().start(() -> fakeControlPlaneAndScheduler(hostKube));
-
-        Map<String, String> config = Map.of(
-                ServiceSettings.HOST_URL, host.url(),
-                ServiceSettings.LEASE_IDENTITY, "replica-a",
-                ServiceSettings.LEASE_DURATION, "PT2S",
-                ServiceSettings.LEASE_RENEW_DEADLINE, "PT1S",
-                ServiceSettings.LEASE_RETRY_PERIOD, "PT0.2S",
-                ServiceSettings.RESYNC_INTERVAL, "PT2S",
-                ServiceSettings.CONCURRENCY, "2");
-        ServiceSettings settings = ServiceSettings.from(k -> Optional.ofNullable(config.get(k)), () -> "replica-a");
-        ApiClient hostClient = recording(Duration.ofSeconds(10));
-        TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
-                .tenantConnector(TenantConnector.kubeconfigSecret(recording(Duration.ofSeconds(10))))
-                .reportingInstance("replica-a").build();
-        Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
-                new ServiceStatus(Clock.systemUTC()));
-        LeaseElector elector = new LeaseElector(new CoordinationV1Api(recording(settings.lease().renewDeadline())),
-                settings.lease(), new LeaseElector.Listener() {
-                    @Override
-                    public void startedLeading() {
-                        reconciler.lead();
-                    }
-
-                    @Override
-                    public void stoppedLeading() {
-                        reconciler.standBy();
-                    }
-                });
+        Kube hostKube = hostWithTenantsReady();
+        Replica replica = replica(null);
+        TenantPlane plane = replica.plane();
+        ApiClient hostClient = replica.hostClient();
         try {
-            reconciler.start();
-            elector.start();
-            assertTrue(Kube.eventually(SYNC, reconciler::leading), "the replica leads");
-
             List<JsonObject> example = Kube.exampleTenant(NS, "dev");
             for (JsonObject o : example) {
                 if ("IsolationProfile".equals(Json.string(o, "kind"))) {
@@ -274,8 +238,7 @@ class RbacFromCodeTest {
                         "with its own namespace " + own);
             }
         } finally {
-            elector.close();
-            reconciler.close();
+            replica.close();
         }
 
         assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("k8s")), "k8s/");
@@ -301,48 +264,11 @@ class RbacFromCodeTest {
     @Test
     void theNamespacedInstallGrantsExactlyWhatAReplicaWatchingOneNamespaceCalls() throws Exception {
         prodNamespace = NS;
-        Kube hostKube = Kube.at(host.url());
-        hostKube.create(JsonParser.parseString("""
-                {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1","labels":{"kubernetes.io/os":"linux"}}}""")
-                .getAsJsonObject());
-        Kube.at(dev.url()).createAll(Kube.exampleWorkloads());
-        Kube.at(prod.url()).createAll(Kube.exampleWorkloads());
-        Kube.at(prod.url()).createAll(everyNamespacedKind());
-        controlPlane = Thread.ofVirtual().start(() -> fakeControlPlaneAndScheduler(hostKube));
-
-        Map<String, String> config = Map.of(
-                ServiceSettings.HOST_URL, host.url(),
-                ServiceSettings.WATCH_NAMESPACES, NS,
-                ServiceSettings.LEASE_IDENTITY, "replica-a",
-                ServiceSettings.LEASE_DURATION, "PT2S",
-                ServiceSettings.LEASE_RENEW_DEADLINE, "PT1S",
-                ServiceSettings.LEASE_RETRY_PERIOD, "PT0.2S",
-                ServiceSettings.RESYNC_INTERVAL, "PT2S",
-                ServiceSettings.CONCURRENCY, "2");
-        ServiceSettings settings = ServiceSettings.from(k -> Optional.ofNullable(config.get(k)), () -> "replica-a");
-        ApiClient hostClient = recording(Duration.ofSeconds(10));
-        TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
-                .tenantConnector(TenantConnector.kubeconfigSecret(recording(Duration.ofSeconds(10))))
-                .reportingInstance("replica-a").build();
-        Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
-                new ServiceStatus(Clock.systemUTC()));
-        LeaseElector elector = new LeaseElector(new CoordinationV1Api(recording(settings.lease().renewDeadline())),
-                settings.lease(), new LeaseElector.Listener() {
-                    @Override
-                    public void startedLeading() {
-                        reconciler.lead();
-                    }
-
-                    @Override
-                    public void stoppedLeading() {
-                        reconciler.standBy();
-                    }
-                });
+        Kube hostKube = hostWithTenantsReady();
+        Replica replica = replica(NS);
+        TenantPlane plane = replica.plane();
+        ApiClient hostClient = replica.hostClient();
         try {
-            reconciler.start();
-            elector.start();
-            assertTrue(Kube.eventually(SYNC, reconciler::leading), "the replica leads");
-
             List<JsonObject> example = Kube.exampleTenant(NS, "dev");
             for (JsonObject o : example) {
                 if ("IsolationProfile".equals(Json.string(o, "kind"))) {
@@ -388,11 +314,75 @@ class RbacFromCodeTest {
             assertTrue(Kube.eventually(SYNC, () -> hostKube.get("TenantCluster", NS, "prod").isEmpty()
                     && hostKube.get("TenantCluster", NS, "dev").isEmpty()), "both tenants are removed");
         } finally {
-            elector.close();
-            reconciler.close();
+            replica.close();
         }
         assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("examples/install-namespaced")),
                 "examples/install-namespaced");
+    }
+
+    /** A node on the host, the example workloads in both tenants (every namespaced kind in prod), k3s played. */
+    private Kube hostWithTenantsReady() {
+        Kube hostKube = Kube.at(host.url());
+        hostKube.create(JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-1","labels":{"kubernetes.io/os":"linux"}}}""")
+                .getAsJsonObject());
+        Kube.at(dev.url()).createAll(Kube.exampleWorkloads());
+        Kube.at(prod.url()).createAll(Kube.exampleWorkloads());
+        Kube.at(prod.url()).createAll(everyNamespacedKind());
+        controlPlane = Thread.ofVirtual().start(() -> fakeControlPlaneAndScheduler(hostKube));
+        return hostKube;
+    }
+
+    /** One replica wired as the service wires it, every client recording; it leads when this returns. */
+    private record Replica(TenantPlane plane, ApiClient hostClient, Reconciler reconciler, LeaseElector elector)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            elector.close();
+            reconciler.close();
+        }
+    }
+
+    /** Starts a {@link Replica}; {@code watchNamespace} null watches all namespaces. */
+    private Replica replica(String watchNamespace) {
+        Map<String, String> config = new java.util.HashMap<>(Map.of(
+                ServiceSettings.HOST_URL, host.url(),
+                ServiceSettings.LEASE_IDENTITY, "replica-a",
+                ServiceSettings.LEASE_DURATION, "PT2S",
+                ServiceSettings.LEASE_RENEW_DEADLINE, "PT1S",
+                ServiceSettings.LEASE_RETRY_PERIOD, "PT0.2S",
+                ServiceSettings.RESYNC_INTERVAL, "PT2S",
+                ServiceSettings.CONCURRENCY, "2"));
+        if (watchNamespace != null) {
+            config.put(ServiceSettings.WATCH_NAMESPACES, watchNamespace);
+        }
+        ServiceSettings settings = ServiceSettings.from(k -> Optional.ofNullable(config.get(k)), () -> "replica-a");
+        ApiClient hostClient = recording(Duration.ofSeconds(10));
+        TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
+                .tenantConnector(TenantConnector.kubeconfigSecret(recording(Duration.ofSeconds(10))))
+                .reportingInstance("replica-a").build();
+        Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
+                new ServiceStatus(Clock.systemUTC()));
+        LeaseElector elector = new LeaseElector(new CoordinationV1Api(recording(settings.lease().renewDeadline())),
+                settings.lease(), new LeaseElector.Listener() {
+                    @Override
+                    public void startedLeading() {
+                        reconciler.lead();
+                    }
+
+                    @Override
+                    public void stoppedLeading() {
+                        reconciler.standBy();
+                    }
+                });
+        Replica replica = new Replica(plane, hostClient, reconciler, elector);
+        reconciler.start();
+        elector.start();
+        if (!Kube.eventually(SYNC, reconciler::leading)) {
+            replica.close();
+            fail("the replica leads");
+        }
+        return replica;
     }
 
     /** Every permission used is granted where it was used, and nothing is granted that was not used. */
