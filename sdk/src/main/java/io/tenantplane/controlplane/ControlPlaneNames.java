@@ -12,6 +12,8 @@ import java.util.Objects;
  */
 public record ControlPlaneNames(String tenant, String namespace) {
 
+    /** The key of the DNS token inside {@link #dnsKubeconfigSecret()}. */
+    public static final String DNS_TOKEN_KEY = "token";
     /** The key of the kubeconfig inside {@link #kubeconfigSecret()}. */
     public static final String KUBECONFIG_KEY = "config";
     /** The key of the k3s join token inside {@link #tokenSecret()}. */
@@ -50,6 +52,16 @@ public record ControlPlaneNames(String tenant, String namespace) {
     /** {@code <tenant>-kubeconfig}: the Secret with the tenant API's admin kubeconfig under {@value #KUBECONFIG_KEY}. */
     public String kubeconfigSecret() {
         return tenant + "-kubeconfig";
+    }
+
+    /**
+     * {@code <tenant>-dns-kubeconfig}: the Secret the tenant's DNS reads the tenant API with (shared and dedicated):
+     * a kubeconfig under {@value #KUBECONFIG_KEY} whose user reads its token from the file under {@value #DNS_TOKEN_KEY},
+     * a token of the tenant ServiceAccount {@code kube-system/tenantplane-dns}, which may only list and watch what
+     * CoreDNS reads.
+     */
+    public String dnsKubeconfigSecret() {
+        return tenant + "-dns-kubeconfig";
     }
 
     /** {@code <tenant>-token}: the Secret with the k3s join token (etcd datastore only). */

@@ -133,14 +133,21 @@ public final class ControlPlaneRenderer {
         ControlPlaneNames n = ControlPlaneNames.of(tc);
         boolean etcd = tc.spec().controlPlane().datastore().type() == DatastoreType.ETCD;
         boolean token = publishesToken(tc);
+        boolean dns = tc.mode() != Mode.PRIVATE;
         List<JsonObject> out = new ArrayList<>();
         out.add(serviceAccount(n));
-        out.add(role(n, token));
+        out.add(role(n, token, dns));
         out.add(roleBinding(n));
         out.add(secret(n, n.kubeconfigSecret(), "holds the admin kubeconfig of tenant " + n.tenant() + "'s API under key "
                 + ControlPlaneNames.KUBECONFIG_KEY + "; the kubeconfig-publisher container of StatefulSet "
                 + n.statefulSet() + " writes the data, tenantplane creates the Secret so that the control plane's Role "
                 + "can be limited to it"));
+        if (dns) {
+            out.add(secret(n, n.dnsKubeconfigSecret(), "holds the credential tenant " + n.tenant() + "'s DNS reads its"
+                    + " API with: a kubeconfig and a token of ServiceAccount kube-system/" + DNS_SERVICE_ACCOUNT
+                    + " (list and watch of what CoreDNS reads, nothing else); the kubeconfig-publisher container of"
+                    + " StatefulSet " + n.statefulSet() + " writes and renews it"));
+        }
         if (token) {
             String readers = etcd && tc.mode() == Mode.PRIVATE ? "the other etcd replicas and the tenant's own k3s agents"
                     : etcd ? "the other etcd replicas" : "the tenant's own k3s agents (private mode)";
@@ -184,12 +191,18 @@ public final class ControlPlaneRenderer {
                 || tc.mode() == Mode.PRIVATE;
     }
 
-    private static JsonObject role(ControlPlaneNames n, boolean token) {
-        List<String> names = token ? List.of(n.kubeconfigSecret(), n.tokenSecret()) : List.of(n.kubeconfigSecret());
+    private static JsonObject role(ControlPlaneNames n, boolean token, boolean dns) {
+        List<String> names = new ArrayList<>(List.of(n.kubeconfigSecret()));
+        if (dns) {
+            names.add(n.dnsKubeconfigSecret());
+        }
+        if (token) {
+            names.add(n.tokenSecret());
+        }
+        String what = "its kubeconfig" + (dns ? ", its DNS credential" : "") + (token ? ", its join token" : "");
         return obj("apiVersion", "rbac.authorization.k8s.io/v1", "kind", "Role",
                 "metadata", metadata(n, n.serviceAccount(), "lets tenant " + n.tenant() + "'s control plane publish "
-                        + "its kubeconfig" + (token ? " and join token" : "") + " into " + String.join(" and ", names)
-                        + " and nothing else"),
+                        + what + " into " + String.join(", ", names) + " and nothing else"),
                 "rules", arr(obj("apiGroups", arr(""), "resources", arr("secrets"), "resourceNames", names,
                         "verbs", arr("get", "patch"))));
     }
@@ -292,7 +305,42 @@ public final class ControlPlaneRenderer {
                 "");
     }
 
+    /** The tenant ServiceAccount (in {@code kube-system}) whose token the tenant's DNS reads the tenant API with. */
+    public static final String DNS_SERVICE_ACCOUNT = "tenantplane-dns";
+    /** How long each DNS token lives; the publisher mints a new one every {@value #DNS_TOKEN_RENEW_SECONDS} s. */
+    static final String DNS_TOKEN_DURATION = "24h";
+    static final int DNS_TOKEN_RENEW_SECONDS = 3600;
+
+    /**
+     * What the tenant's DNS may do in the tenant API: the rules of CoreDNS's own {@code system:coredns} ClusterRole
+     * (list and watch of endpoints, services, pods, namespaces and endpointslices), to a ServiceAccount of its own.
+     */
+    static String dnsRbacManifest() {
+        return String.join("\n",
+                "apiVersion: v1",
+                "kind: ServiceAccount",
+                "metadata: {name: " + DNS_SERVICE_ACCOUNT + ", namespace: kube-system}",
+                "---",
+                "apiVersion: rbac.authorization.k8s.io/v1",
+                "kind: ClusterRole",
+                "metadata: {name: 'tenantplane:dns'}",
+                "rules:",
+                "- {apiGroups: [''], resources: [endpoints, services, pods, namespaces], verbs: [list, watch]}",
+                "- {apiGroups: [discovery.k8s.io], resources: [endpointslices], verbs: [list, watch]}",
+                "---",
+                "apiVersion: rbac.authorization.k8s.io/v1",
+                "kind: ClusterRoleBinding",
+                "metadata: {name: 'tenantplane:dns'}",
+                "roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: 'tenantplane:dns'}",
+                "subjects: [{kind: ServiceAccount, name: " + DNS_SERVICE_ACCOUNT + ", namespace: kube-system}]",
+                "");
+    }
+
     static String publisherScript(boolean token) {
+        return publisherScript(token, false);
+    }
+
+    static String publisherScript(boolean token, boolean dns) {
         List<String> lines = new ArrayList<>(List.of(
                 "set -eu",
                 "if [ \"${HOSTNAME##*-}\" != \"0\" ]; then",
@@ -300,7 +348,13 @@ public final class ControlPlaneRenderer {
                 "  while true; do sleep 3600; done",
                 "fi",
                 "src=" + KUBECONFIG_DIR + "/k3s.yaml",
-                "until [ -s \"$src\" ]; do echo \"waiting for k3s to write $src\"; sleep 2; done",
+                "until [ -s \"$src\" ]; do echo \"waiting for k3s to write $src\"; sleep 2; done"));
+        if (dns) {
+            lines.add("cat > /tmp/dns-rbac.yaml <<'EOF'");
+            lines.add(dnsRbacManifest() + "EOF");
+            lines.add("dns_minted=0");
+        }
+        lines.addAll(List.of(
                 "while true; do",
                 "  cat \"$src\" > /tmp/config",
                 "  kubectl config set-cluster default --server=\"$TENANT_API_SERVER\" --kubeconfig=/tmp/config >/dev/null",
@@ -314,6 +368,28 @@ public final class ControlPlaneRenderer {
                     + "--from-file=" + ControlPlaneNames.TOKEN_KEY + "=" + DATA_DIR + "/server/token --dry-run=client "
                     + "-o yaml | kubectl apply --server-side --field-manager=" + FIELD_MANAGER + " --force-conflicts "
                     + "-f - >/dev/null");
+            lines.add("  fi");
+        }
+        if (dns) {
+            // The DNS credential: a token of the tenant's own DNS ServiceAccount (minted through the local admin
+            // kubeconfig), renewed hourly, and a kubeconfig whose user reads it from a file, so CoreDNS (client-go
+            // re-reads token files) follows each renewal the kubelet brings into its Secret volume.
+            lines.add("  now=$(date +%s)");
+            lines.add("  if [ $((now - dns_minted)) -ge " + DNS_TOKEN_RENEW_SECONDS + " ] \\");
+            lines.add("      && kubectl --kubeconfig=\"$src\" apply --server-side --field-manager=" + FIELD_MANAGER
+                    + " --force-conflicts -f /tmp/dns-rbac.yaml >/dev/null \\");
+            lines.add("      && kubectl --kubeconfig=\"$src\" --namespace=kube-system create token "
+                    + DNS_SERVICE_ACCOUNT + " --duration=" + DNS_TOKEN_DURATION + " > /tmp/dns-token; then");
+            lines.add("    cp /tmp/config /tmp/dns-config");
+            lines.add("    kubectl config unset users.default --kubeconfig=/tmp/dns-config >/dev/null");
+            lines.add("    kubectl config set users.default.tokenFile " + TenantDns.TOKEN_PATH
+                    + " --kubeconfig=/tmp/dns-config >/dev/null");
+            lines.add("    kubectl create secret generic \"$DNS_SECRET\" --namespace=\"$POD_NAMESPACE\" "
+                    + "--from-file=" + ControlPlaneNames.KUBECONFIG_KEY + "=/tmp/dns-config --from-file="
+                    + ControlPlaneNames.DNS_TOKEN_KEY + "=/tmp/dns-token --dry-run=client -o yaml "
+                    + "| kubectl apply --server-side --field-manager=" + FIELD_MANAGER + " --force-conflicts -f - "
+                    + ">/dev/null");
+            lines.add("    dns_minted=$now");
             lines.add("  fi");
         }
         lines.add("  sleep 30");
@@ -381,11 +457,15 @@ public final class ControlPlaneRenderer {
         if (token) {
             publisherEnv.add(obj("name", "TOKEN_SECRET", "value", n.tokenSecret()));
         }
+        boolean dns = tc.mode() != Mode.PRIVATE;
+        if (dns) {
+            publisherEnv.add(obj("name", "DNS_SECRET", "value", n.dnsKubeconfigSecret()));
+        }
         JsonObject publisher = obj(
                 "name", "kubeconfig-publisher",
                 "image", image,
                 "imagePullPolicy", "IfNotPresent",
-                "command", arr("/bin/sh", "-c", publisherScript(token)),
+                "command", arr("/bin/sh", "-c", publisherScript(token, dns)),
                 "env", publisherEnv,
                 "resources", obj("requests", obj("cpu", "10m", "memory", "32Mi"),
                         "limits", obj("cpu", "100m", "memory", "128Mi")),

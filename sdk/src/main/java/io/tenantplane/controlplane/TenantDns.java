@@ -12,15 +12,15 @@ import java.util.Map;
 
 /**
  * A shared or dedicated tenant's own cluster DNS: CoreDNS answering {@code cluster.local} from the tenant API (its
- * {@code kubernetes} plugin reads Services, EndpointSlices, Namespaces and Pods through the tenant's kubeconfig
- * Secret) and forwarding every other name to the host's resolver. Rendered beside the control plane, in the
+ * {@code kubernetes} plugin reads Services, EndpointSlices, Namespaces and Pods through a read-only credential
+ * of its own) and forwarding every other name to the host's resolver. Rendered beside the control plane, in the
  * TenantCluster's namespace:
  * <ol>
  *   <li>ConfigMap {@code <tenant>-dns} with the Corefile;</li>
  *   <li>Deployment {@code <tenant>-dns}: {@value #REPLICAS} replicas of CoreDNS ({@value #IMAGE}, the build k3s 1.32
  *       ships) as UID 65532 on port {@value #PORT}, no capabilities, read-only root, RuntimeDefault seccomp (passes
- *       {@code restricted}); the kubeconfig is mounted from Secret {@code <tenant>-kubeconfig}, so the pods start once
- *       the control plane has published it;</li>
+ *       {@code restricted}); its credential is mounted from Secret {@code <tenant>-dns-kubeconfig}, so the pods start
+ *       once the control plane has published it;</li>
  *   <li>Service {@code <tenant>-dns}: port 53 UDP and TCP; its ClusterIP is the nameserver synced pods get;</li>
  *   <li>NetworkPolicy {@code <tenant>-dns}: queries only from this tenant's workload pods (in its host namespace),
  *       and out only to the tenant API (port {@value ControlPlaneRenderer#API_PORT}) and the host's DNS in
@@ -29,8 +29,11 @@ import java.util.Map;
  * The DNS pods carry {@value ControlPlaneRenderer#COMPONENT_LABEL}={@value #COMPONENT}, so neither the control-plane
  * selector (the tenant API Service) nor the workload NetworkPolicies of the boundary select them.
  *
- * <p>CoreDNS reads the tenant API with the tenant's admin kubeconfig (the one the control plane publishes); it only
- * lists and watches, but the credential is the admin's.
+ * <p>CoreDNS reads the tenant API as the tenant ServiceAccount {@code kube-system/tenantplane-dns}, which may only list
+ * and watch endpoints, services, pods, namespaces and endpointslices (CoreDNS's own {@code system:coredns} rules): the
+ * control plane's kubeconfig-publisher creates that account and its ClusterRole in the tenant, mints a 24 h token
+ * every hour and publishes it with a kubeconfig whose user reads the token from a file, which client-go re-reads.
+ * Never the tenant admin's credential.
  */
 public final class TenantDns {
 
@@ -46,6 +49,8 @@ public final class TenantDns {
     public static final String CLUSTER_DOMAIN = io.tenantplane.transform.Transformer.CLUSTER_DOMAIN;
 
     private static final String KUBECONFIG_PATH = "/etc/coredns/tenant/kubeconfig";
+    /** Where the DNS pods find their token; the kubeconfig's user reads it from here ({@code tokenFile}). */
+    static final String TOKEN_PATH = "/etc/coredns/tenant/token";
 
     private TenantDns() {
     }
@@ -99,8 +104,9 @@ public final class TenantDns {
                 "containers", arr(container),
                 "volumes", arr(obj("name", "config", "configMap", obj("name", name,
                                 "items", arr(obj("key", "Corefile", "path", "Corefile")))),
-                        obj("name", "kubeconfig", "secret", obj("secretName", n.kubeconfigSecret(),
-                                "items", arr(obj("key", ControlPlaneNames.KUBECONFIG_KEY, "path", "kubeconfig"))))));
+                        obj("name", "kubeconfig", "secret", obj("secretName", n.dnsKubeconfigSecret(),
+                                "items", arr(obj("key", ControlPlaneNames.KUBECONFIG_KEY, "path", "kubeconfig"),
+                                        obj("key", ControlPlaneNames.DNS_TOKEN_KEY, "path", "token"))))));
         Map<String, String> podLabels = new LinkedHashMap<>(labels(t));
         JsonObject tenantPods = obj("namespaceSelector", obj("matchLabels",
                         Map.of("kubernetes.io/metadata.name", d.hostNamespace())),

@@ -50,7 +50,7 @@ class TenantDnsTest {
     }
 
     @Test
-    void coreDnsReadsTheTenantApiThroughTheMountedKubeconfig() {
+    void coreDnsReadsTheTenantApiThroughItsOwnReadOnlyCredentialNeverTheAdminKubeconfig() {
         String corefile = Json.string(of("ConfigMap"), "data", "Corefile");
         assertTrue(corefile.contains("kubernetes cluster.local in-addr.arpa ip6.arpa {"), corefile);
         assertTrue(corefile.contains("forward . /etc/resolv.conf"), corefile);
@@ -59,14 +59,18 @@ class TenantDnsTest {
         JsonArray volumes = pod.getAsJsonArray("volumes");
         JsonObject secret = volumes.asList().stream().map(v -> v.getAsJsonObject())
                 .filter(v -> v.has("secret")).findFirst().orElseThrow().getAsJsonObject("secret");
-        assertEquals(n.kubeconfigSecret(), Json.string(secret, "secretName"));
+        assertEquals(n.dnsKubeconfigSecret(), Json.string(secret, "secretName"));
         JsonObject item = secret.getAsJsonArray("items").get(0).getAsJsonObject();
         assertEquals(ControlPlaneNames.KUBECONFIG_KEY, Json.string(item, "key"));
+        JsonObject token = secret.getAsJsonArray("items").get(1).getAsJsonObject();
+        assertEquals(ControlPlaneNames.DNS_TOKEN_KEY, Json.string(token, "key"));
         JsonObject mount = pod.getAsJsonArray("containers").get(0).getAsJsonObject().getAsJsonArray("volumeMounts")
                 .asList().stream().map(m -> m.getAsJsonObject()).filter(m -> "kubeconfig".equals(Json.string(m,
                         "name"))).findFirst().orElseThrow();
         String path = Json.string(mount, "mountPath") + "/" + Json.string(item, "path");
         assertTrue(corefile.contains("kubeconfig " + path + "\n"), () -> "the Corefile reads " + path + ": " + corefile);
+        assertEquals(TenantDns.TOKEN_PATH, Json.string(mount, "mountPath") + "/" + Json.string(token, "path"),
+                "the published kubeconfig's tokenFile is where the token is mounted");
     }
 
     @Test
