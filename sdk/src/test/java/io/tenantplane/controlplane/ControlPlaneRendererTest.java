@@ -77,6 +77,22 @@ class ControlPlaneRendererTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void everyShellScriptOfTheContainersIsValidShell(String name, JsonObject caseDoc) throws Exception {
+        JsonObject pod = Json.object(statefulSet(renderer.render(tenant(caseDoc))), "spec", "template", "spec");
+        for (JsonElement c : pod.getAsJsonArray("containers")) {
+            var command = c.getAsJsonObject().getAsJsonArray("command");
+            if (command == null || command.size() < 3 || !"-c".equals(command.get(1).getAsString())) {
+                continue;
+            }
+            Process sh = new ProcessBuilder("sh", "-n", "-c", command.get(2).getAsString()).redirectErrorStream(true)
+                    .start();
+            String out = new String(sh.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, sh.waitFor(), () -> Json.string(c.getAsJsonObject(), "name") + ": " + out);
+        }
+    }
+
     @Test
     void theTokenForTheHostApiGoesToThePublisherOnly() {
         TenantCluster tc = tenant(Expectations.cases("/controlplane/cases.yaml").get(1));
