@@ -282,6 +282,7 @@ final class Provisioner {
         }
         if (!moving) {
             retireJoinToken(key, place, rendered, outcomes);
+            retireDns(key, place, rendered, outcomes);
         }
         Condition controlPlane = controlPlaneReady(place, generation);
         Condition isolated = isolationApplied(isolation, generation);
@@ -353,6 +354,41 @@ final class Provisioner {
         Outcome o = applier.apply(d, (stale, current) -> current == null ? null : new Decision(Action.DELETE,
                 "Secret", null, stale.host(), stale.reason(), stale.message(), null, current));
         report(key, o, outcomes);
+    }
+
+    /**
+     * Deletes the tenant DNS (ConfigMap, Deployment, Service and NetworkPolicy {@code <tenant>-dns}) and its credential
+     * Secret when they are no longer rendered: a tenant in private mode runs cluster DNS on its own agents, and the
+     * Secret holds a token that reads its API. Only objects rendered for this tenant are touched; not while moving.
+     */
+    private void retireDns(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes) {
+        ControlPlaneNames names = ControlPlaneNames.of(tc);
+        List<List<String>> candidates = List.of(List.of("v1", "ConfigMap", names.dnsService()),
+                List.of("apps/v1", "Deployment", names.dnsService()), List.of("v1", "Service", names.dnsService()),
+                List.of("networking.k8s.io/v1", "NetworkPolicy", names.dnsService()),
+                List.of("v1", "Secret", names.dnsKubeconfigSecret()));
+        for (List<String> c : candidates) {
+            String kind = c.get(1);
+            String name = c.get(2);
+            boolean wanted = rendered.stream().anyMatch(o -> kind.equals(Json.string(o, "kind"))
+                    && name.equals(Json.string(o, "metadata", "name")));
+            if (wanted) {
+                continue;
+            }
+            ResourceKind rk = resources.resolve(c.get(0), kind);
+            Optional<JsonObject> found = reader.get(rk, tc.namespace(), name)
+                    .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && rendered(o));
+            if (found.isEmpty()) {
+                continue;
+            }
+            Decision d = new Decision(Action.DELETE, kind, null, new Decision.HostRef(tc.namespace(), name),
+                    "DnsRetired", kind + " " + tc.namespace() + "/" + name + " served tenant " + tc.tenant()
+                    + "'s cluster DNS; in " + tc.mode().value() + " mode its own agents run it, so it is deleted",
+                    null, found.get());
+            Outcome o = applier.apply(d, (stale, current) -> current == null ? null : new Decision(Action.DELETE,
+                    stale.kind(), null, stale.host(), stale.reason(), stale.message(), null, current));
+            report(key, o, outcomes);
+        }
     }
 
     /**

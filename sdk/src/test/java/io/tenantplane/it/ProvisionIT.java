@@ -194,6 +194,40 @@ class ProvisionIT {
     }
 
     @Test
+    void aTenantInPrivateModeLosesTheDnsRenderedForItAndNoForeignObjectOfTheSameName() {
+        provision("dev");
+        String dns = "dev-dns";
+        for (String kind : List.of("ConfigMap", "Deployment", "Service", "NetworkPolicy")) {
+            assertTrue(live.hostKube.get(kind, live.namespace, dns).isPresent(), kind + " rendered in shared mode");
+        }
+        assertTrue(live.hostKube.get("Secret", live.namespace, "dev-dns-kubeconfig").isPresent());
+        // Someone else's Service now holds the DNS Service's name (the tenant's was deleted and the name reused).
+        live.hostKube.delete("Service", live.namespace, dns);
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-dns","namespace":"%s"},
+                 "spec":{"selector":{"app":"other"},"ports":[{"port":53}]}}""".formatted(live.namespace)));
+        // The tenant is in private mode: asked for, and in effect (as a finished migration leaves it).
+        JsonObject tc = tc("dev");
+        Json.child(tc, "spec").addProperty("mode", "private");
+        JsonObject updated = live.hostKube.update(tc);
+        Json.child(updated, "status").addProperty("mode", "private");
+        Json.child(updated, "status").addProperty("hostNamespace", live.namespace + "-x-dev");
+        live.hostKube.updateStatus(updated);
+
+        ProvisionReport r = plane.ensure(live.key("dev"));
+
+        List<Decision> retired = r.outcomes().stream().map(o -> o.decision())
+                .filter(d -> "DnsRetired".equals(d.reason())).toList();
+        assertEquals(List.of("ConfigMap", "Deployment", "NetworkPolicy", "Secret"), retired.stream()
+                .map(Decision::kind).sorted().toList(), retired::toString);
+        for (String kind : List.of("ConfigMap", "Deployment", "NetworkPolicy")) {
+            assertTrue(live.hostKube.get(kind, live.namespace, dns).isEmpty(), kind + " removed");
+        }
+        assertTrue(live.hostKube.get("Secret", live.namespace, "dev-dns-kubeconfig").isEmpty());
+        assertTrue(live.hostKube.get("Service", live.namespace, dns).isPresent(), "the foreign Service stays");
+    }
+
+    @Test
     void deletingATenantClusterRemovesExactlyWhatWasCreatedForItAndThenItsFinalizer() {
         provision("dev");
         provision("qa");
