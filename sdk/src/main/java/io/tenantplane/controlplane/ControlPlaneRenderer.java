@@ -55,7 +55,7 @@ import java.util.Objects;
  * private-mode agents run as separate, privileged pods, outside this renderer.
  *
  * <p>The image is {@code <repository>:<version>} with the {@code +} of the k3s version replaced by {@code -}
- * ({@code docker.io/rancher/k3s:v1.31.4-k3s1}); the version defaults to {@link TenantCluster#DEFAULT_K3S_VERSION},
+ * ({@code docker.io/rancher/k3s:v1.35.5-k3s1}); the version defaults to {@link TenantCluster#DEFAULT_K3S_VERSION},
  * the repository to {@link #DEFAULT_IMAGE_REPOSITORY} (override it for a mirror).
  *
  * <p>Every object carries the labels {@code tenantplane.io/managed-by=tenantplane}, {@code tenantplane.io/tenant},
@@ -104,7 +104,7 @@ public final class ControlPlaneRenderer {
         this.imageRepository = imageRepository;
     }
 
-    /** The k3s image for {@code k3sVersion}, e.g. {@code docker.io/rancher/k3s:v1.31.4-k3s1}. */
+    /** The k3s image for {@code k3sVersion}, e.g. {@code docker.io/rancher/k3s:v1.35.5-k3s1}. */
     public String image(String k3sVersion) {
         return imageRepository + ":" + k3sVersion.replace('+', '-');
     }

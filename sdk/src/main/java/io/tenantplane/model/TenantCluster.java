@@ -35,7 +35,7 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * The k3s version a control plane runs when {@code spec.controlPlane.version} is not set: the one place the
      * default version is pinned ({@code ControlPlaneRenderer} derives the image tag from it).
      */
-    public static final String DEFAULT_K3S_VERSION = "v1.31.4+k3s1";
+    public static final String DEFAULT_K3S_VERSION = "v1.35.5+k3s1";
     /**
      * The tenant API's Service range when {@code spec.controlPlane.serviceCIDR} is not set: kubeadm's default, which
      * holds kind's ({@code 10.96.0.0/16}). It must hold the host's Service IPs (a tenant Service takes its host copy's
@@ -130,7 +130,7 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * {@code spec.controlPlane}.
      *
      * @param replicas  k3s server replicas: 1 for sqlite (default), an odd number from 3 to 7 for etcd (default 3)
-     * @param version   the k3s version, e.g. {@code v1.31.4+k3s1}; default {@link TenantCluster#DEFAULT_K3S_VERSION}
+     * @param version   the k3s version, e.g. {@code v1.35.5+k3s1}; default {@link TenantCluster#DEFAULT_K3S_VERSION}
      * @param datastore where the tenant API state is kept
      * @param resources CPU and memory for the k3s container; defaults chosen by the renderer when absent
      * @param serviceCIDR the tenant API's Service range ({@code k3s --service-cidr}); it must be the host's, because

@@ -112,8 +112,8 @@ class ControlPlaneRendererTest {
         assertEquals("docker.io/rancher/k3s:" + TenantCluster.DEFAULT_K3S_VERSION.replace('+', '-'),
                 Json.string(sts.getAsJsonObject("spec").getAsJsonObject("template").getAsJsonObject("spec")
                         .getAsJsonArray("containers").get(0).getAsJsonObject(), "image"));
-        assertEquals("registry.example.com/mirror/k3s:v1.31.4-k3s1",
-                new ControlPlaneRenderer("registry.example.com/mirror/k3s").image("v1.31.4+k3s1"));
+        assertEquals("registry.example.com/mirror/k3s:v1.35.5-k3s1",
+                new ControlPlaneRenderer("registry.example.com/mirror/k3s").image("v1.35.5+k3s1"));
     }
 
     @Test
