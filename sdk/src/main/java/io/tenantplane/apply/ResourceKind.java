@@ -96,6 +96,47 @@ public record ResourceKind(String group, String version, String kind, String plu
         return Optional.ofNullable(found);
     }
 
+    /** kubectl's short names for the kinds of the table. */
+    private static final Map<String, String> SHORT_NAMES = Map.ofEntries(
+            Map.entry("po", "Pod"), Map.entry("svc", "Service"), Map.entry("cm", "ConfigMap"),
+            Map.entry("pvc", "PersistentVolumeClaim"), Map.entry("sa", "ServiceAccount"), Map.entry("ing", "Ingress"),
+            Map.entry("ep", "Endpoints"), Map.entry("netpol", "NetworkPolicy"), Map.entry("pdb", "PodDisruptionBudget"),
+            Map.entry("deploy", "Deployment"), Map.entry("sts", "StatefulSet"), Map.entry("rs", "ReplicaSet"),
+            Map.entry("ds", "DaemonSet"), Map.entry("cj", "CronJob"), Map.entry("ns", "Namespace"),
+            Map.entry("pv", "PersistentVolume"), Map.entry("sc", "StorageClass"), Map.entry("no", "Node"),
+            Map.entry("quota", "ResourceQuota"), Map.entry("limits", "LimitRange"), Map.entry("ev", "Event"),
+            Map.entry("pc", "PriorityClass"), Map.entry("tc", "TenantCluster"), Map.entry("ip", "IsolationProfile"),
+            Map.entry("sp", "SyncPolicy"));
+
+    /**
+     * A kind as people type it to kubectl: the kind ({@code Pod}, any case), its plural ({@code pods}) or its short
+     * name ({@code po}). The CLI and the service resolve kinds with this one method, so both accept the same words.
+     *
+     * @return the resource, or empty when the table has no such kind
+     */
+    public static Optional<ResourceKind> typed(String typed) {
+        if (typed == null || typed.isBlank()) {
+            return Optional.empty();
+        }
+        String t = typed.strip();
+        Optional<ResourceKind> exact = wellKnown(null, t);
+        if (exact.isPresent()) {
+            return exact;
+        }
+        String lower = t.toLowerCase(java.util.Locale.ROOT);
+        String shortName = SHORT_NAMES.get(lower);
+        if (shortName != null) {
+            return wellKnown(null, shortName);
+        }
+        for (ResourceKind k : TABLE.values()) {
+            if (k.kind().equalsIgnoreCase(t) || k.plural().equals(lower)) {
+                // By kind, so that "events" is the core Event as kubectl resolves it.
+                return wellKnown(null, k.kind());
+            }
+        }
+        return Optional.empty();
+    }
+
     private static String key(String apiVersion, String kind) {
         return apiVersion == null ? kind : apiVersion + "/" + kind;
     }

@@ -34,4 +34,22 @@ class ResourceKindTest {
     void aBareKindMeansTheOneKubectlWouldPick(String kind, String apiVersion) {
         assertEquals(apiVersion, ResourceKind.wellKnown(null, kind).orElseThrow().apiVersion());
     }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} -> {1}")
+    @org.junit.jupiter.params.provider.CsvSource({
+            "Pod, v1/Pod", "pod, v1/Pod", "pods, v1/Pod", "po, v1/Pod", "PO, v1/Pod", "' svc ', v1/Service",
+            "configmaps, v1/ConfigMap", "netpol, networking.k8s.io/v1/NetworkPolicy",
+            "endpointslices, discovery.k8s.io/v1/EndpointSlice", "events, v1/Event", "Event, v1/Event",
+            "deploy, apps/v1/Deployment", "tc, tenantplane.io/v1alpha1/TenantCluster",
+            "syncpolicies, tenantplane.io/v1alpha1/SyncPolicy"})
+    void aKindIsTakenAsKubectlTakesIt(String typed, String expected) {
+        ResourceKind k = ResourceKind.typed(typed).orElseThrow();
+        assertEquals(expected, k.apiVersion() + "/" + k.kind());
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"", " ", "p", "pod s", "Widget", "gadgets"})
+    void anUnknownTypedKindIsEmpty(String typed) {
+        assertEquals(java.util.Optional.empty(), ResourceKind.typed(typed));
+    }
 }

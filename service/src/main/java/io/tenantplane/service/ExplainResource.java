@@ -20,7 +20,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -162,21 +161,10 @@ public class ExplainResource {
         return value;
     }
 
-    /** A kind as users type it: {@code Pod}, {@code pod}, {@code pods}. */
+    /** A kind as users type it to kubectl ({@code Pod}, {@code pod}, {@code pods}, {@code po}), as the CLI takes it. */
     static ResourceKind kind(String param, String typed) {
-        Optional<ResourceKind> exact = ResourceKind.wellKnown(null, typed);
-        if (exact.isPresent()) {
-            return exact.get();
-        }
-        String lower = typed.toLowerCase(Locale.ROOT);
-        for (String k : known()) {
-            Optional<ResourceKind> rk = ResourceKind.wellKnown(null, k);
-            if (rk.isPresent() && (k.equalsIgnoreCase(typed) || rk.get().plural().equals(lower))) {
-                return rk.get();
-            }
-        }
-        throw ProblemException.invalid(param, typed, "unknown kind; use a Kubernetes kind such as "
-                + String.join(", ", known()));
+        return ResourceKind.typed(typed).orElseThrow(() -> ProblemException.invalid(param, typed,
+                "unknown kind; use a Kubernetes kind such as " + String.join(", ", known())));
     }
 
     private static List<String> known() {

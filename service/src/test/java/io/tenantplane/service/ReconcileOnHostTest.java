@@ -245,6 +245,9 @@ class ReconcileOnHostTest {
                 "kind", "pods", "name", "nginx"));
         assertEquals("Unchanged", Json.string(lowerCase, "action"), lowerCase.toString());
         assertEquals(NGINX_ON_HOST, Json.string(lowerCase, "hostResource", "name"));
+        JsonObject shortName = getJson("/explain", Map.of("tenant", "dev", "tenantNamespace", "team-dev",
+                "kind", "po", "name", "nginx"));
+        assertEquals(lowerCase, shortName, "kubectl's short name, as the CLI takes it");
         JsonObject notSynced = getJson("/explain", Map.of("tenant", "dev", "tenantNamespace", "team-dev",
                 "kind", "Deployment", "name", "nginx"));
         assertEquals("Skip", Json.string(notSynced, "action"), notSynced.toString());
