@@ -55,7 +55,8 @@ public final class KubeApiServer implements AutoCloseable {
         this.requestedPort = b.port;
         this.hub = new WatchHub(b.watchHistory);
         Registry.builtins(b.builtinKinds).forEach(registry::add);
-        this.store = new Store(registry, hub, b.clock, new Random(b.faultSeed), b.serviceCidr);
+        // Generated names are random per server, as on a real one (utilrand.String); faults keep their seed.
+        this.store = new Store(registry, hub, b.clock, new Random(), b.serviceCidr);
         this.faults = new FaultInjector(b.faultSeed, () -> hub.closeAll(null));
         this.router = new Router(registry, store, hub, log, faults, b.clock, b.bookmarkInterval,
                 () -> "127.0.0.1:" + port);
