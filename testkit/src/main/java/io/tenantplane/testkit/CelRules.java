@@ -113,6 +113,28 @@ final class CelRules {
         }
     }
 
+    /** Whether the schema has any rule ({@code cel.NewValidator} returns no validator otherwise). */
+    static boolean present(JsonObject schema) {
+        if (schema == null) {
+            return false;
+        }
+        JsonArray rules = Json.arr(schema, "x-kubernetes-validations");
+        if (rules != null && !rules.isEmpty()) {
+            return true;
+        }
+        JsonObject properties = Json.obj(schema, "properties");
+        if (properties != null) {
+            for (var e : properties.entrySet()) {
+                if (e.getValue().isJsonObject() && present(e.getValue().getAsJsonObject())) {
+                    return true;
+                }
+            }
+        }
+        JsonElement additional = schema.get("additionalProperties");
+        return present(Json.obj(schema, "items"))
+                || additional != null && additional.isJsonObject() && present(additional.getAsJsonObject());
+    }
+
     /** Runs the rules of {@code schema} over {@code object}; {@code old} is the stored object on update, else null. */
     static void validate(JsonObject object, JsonObject old, JsonObject schema, List<ApiError.Cause> causes) {
         walk(object, old, schema, null, true, old != null && Json.same(object, old), causes);

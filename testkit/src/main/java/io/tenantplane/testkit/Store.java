@@ -836,8 +836,8 @@ final class Store {
 
     /**
      * Prunes, defaults and validates a custom resource against its version's schema, then runs its CEL rules
-     * ({@code old} is the stored object on update); as the API server, the rules run only when the schema found no
-     * error that would block them ({@code hasBlockingErr}; here: none at all).
+     * ({@code old} is the stored object on update) unless a schema error blocks them, as the API server does (which
+     * has a CEL validator, and so the note on blocked rules, only for a schema with rules).
      */
     private static void applySchema(ResourceType t, JsonObject o, JsonObject old, WriteOptions opts,
                                     List<ApiError.Cause> causes) {
@@ -858,10 +858,23 @@ final class Store {
         }
         int before = causes.size();
         SchemaValidator.validate(o, t.schema(), causes);
-        if (causes.size() == before) {
+        if (!CelRules.present(t.schema())) {
+            return;
+        }
+        if (causes.subList(before, causes.size()).stream().anyMatch(c -> BLOCKING.contains(c.reason()))) {
+            causes.add(ApiError.Cause.invalid("<nil>", Validation.quote("null"), "some validation rules were not checked because the "
+                    + "object was invalid; correct the existing errors to complete validation"));
+        } else {
             CelRules.validate(o, old, t.schema(), causes);
         }
     }
+
+    /**
+     * Schema errors that keep CEL rules from running ({@code hasBlockingErr} of the custom resource strategy): a
+     * wrong type, a missing required field, an enum, length or size violation; other schema errors do not.
+     */
+    private static final Set<String> BLOCKING = Set.of("FieldValueNotSupported", "FieldValueRequired",
+            "FieldValueTooLong", "FieldValueTooMany", "FieldValueTypeInvalid");
 
     private static void typeMeta(ResourceType t, JsonObject o) {
         String kind = Json.str(o, "kind");
