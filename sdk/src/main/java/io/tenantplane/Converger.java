@@ -83,10 +83,6 @@ final class Converger {
     /** The client-side limit on host requests, shared by every tenant's passes. */
     private final io.tenantplane.apply.WriteRate writeRate;
 
-    Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock) {
-        this(host, appliers, observer, clock, 1, io.tenantplane.apply.WriteRate.unlimited());
-    }
-
     Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock,
               int writeConcurrency, io.tenantplane.apply.WriteRate writeRate) {
         if (writeConcurrency < 1) {

@@ -336,59 +336,47 @@ final class Provisioner {
      * while moving, when agents of the old place may still need it to rejoin.
      */
     private void retireJoinToken(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes) {
-        String name = ControlPlaneNames.of(tc).tokenSecret();
-        boolean wanted = rendered.stream().anyMatch(o -> "Secret".equals(Json.string(o, "kind"))
-                && name.equals(Json.string(o, "metadata", "name")));
-        if (wanted) {
-            return;
-        }
-        Optional<JsonObject> token = reader.get(SECRETS, tc.namespace(), name)
-                .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && rendered(o));
-        if (token.isEmpty()) {
-            return;
-        }
-        Decision d = new Decision(Action.DELETE, "Secret", null, new Decision.HostRef(tc.namespace(), name),
-                "JoinTokenRetired", "Secret " + tc.namespace() + "/" + name + " holds the join token of tenant "
-                + tc.tenant() + "'s k3s agents; in " + tc.mode().value() + " mode no agent joins, so it is deleted",
-                null, token.get());
-        Outcome o = applier.apply(d, (stale, current) -> current == null ? null : new Decision(Action.DELETE,
-                "Secret", null, stale.host(), stale.reason(), stale.message(), null, current));
-        report(key, o, outcomes);
+        retire(key, tc, rendered, outcomes, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), "JoinTokenRetired",
+                "holds the join token of tenant " + tc.tenant() + "'s k3s agents; in " + tc.mode().value()
+                        + " mode no agent joins");
     }
 
     /**
      * Deletes the tenant DNS (ConfigMap, Deployment, Service and NetworkPolicy {@code <tenant>-dns}) and its credential
      * Secret when they are no longer rendered: a tenant in private mode runs cluster DNS on its own agents, and the
-     * Secret holds a token that reads its API. Only objects rendered for this tenant are touched; not while moving.
+     * Secret holds a token that reads its API. Not while moving.
      */
     private void retireDns(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes) {
         ControlPlaneNames names = ControlPlaneNames.of(tc);
-        List<List<String>> candidates = List.of(List.of("v1", "ConfigMap", names.dnsService()),
-                List.of("apps/v1", "Deployment", names.dnsService()), List.of("v1", "Service", names.dnsService()),
-                List.of("networking.k8s.io/v1", "NetworkPolicy", names.dnsService()),
-                List.of("v1", "Secret", names.dnsKubeconfigSecret()));
-        for (List<String> c : candidates) {
-            String kind = c.get(1);
-            String name = c.get(2);
-            boolean wanted = rendered.stream().anyMatch(o -> kind.equals(Json.string(o, "kind"))
-                    && name.equals(Json.string(o, "metadata", "name")));
-            if (wanted) {
-                continue;
-            }
-            ResourceKind rk = resources.resolve(c.get(0), kind);
-            Optional<JsonObject> found = reader.get(rk, tc.namespace(), name)
-                    .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && rendered(o));
-            if (found.isEmpty()) {
-                continue;
-            }
-            Decision d = new Decision(Action.DELETE, kind, null, new Decision.HostRef(tc.namespace(), name),
-                    "DnsRetired", kind + " " + tc.namespace() + "/" + name + " served tenant " + tc.tenant()
-                    + "'s cluster DNS; in " + tc.mode().value() + " mode its own agents run it, so it is deleted",
-                    null, found.get());
-            Outcome o = applier.apply(d, (stale, current) -> current == null ? null : new Decision(Action.DELETE,
-                    stale.kind(), null, stale.host(), stale.reason(), stale.message(), null, current));
-            report(key, o, outcomes);
+        String why = "served tenant " + tc.tenant() + "'s cluster DNS; in " + tc.mode().value()
+                + " mode its own agents run it";
+        for (String kind : List.of("ConfigMap", "Deployment", "Service", "NetworkPolicy")) {
+            retire(key, tc, rendered, outcomes, kind(null, kind), names.dnsService(), "DnsRetired", why);
         }
+        retire(key, tc, rendered, outcomes, SECRETS, names.dnsKubeconfigSecret(), "DnsRetired", why);
+    }
+
+    /**
+     * Deletes {@code kind}/{@code name} in the TenantCluster's namespace when this pass did not render it and it is an
+     * object rendered for this tenant (owned, with a rendered component label); anything else of that name is left.
+     */
+    private void retire(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes,
+                        ResourceKind kind, String name, String reason, String why) {
+        boolean wanted = rendered.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
+                && name.equals(Json.string(o, "metadata", "name")));
+        if (wanted) {
+            return;
+        }
+        Optional<JsonObject> found = reader.get(kind, tc.namespace(), name)
+                .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && rendered(o));
+        if (found.isEmpty()) {
+            return;
+        }
+        Decision d = new Decision(Action.DELETE, kind.kind(), null, new Decision.HostRef(tc.namespace(), name), reason,
+                kind.kind() + " " + tc.namespace() + "/" + name + " " + why + ", so it is deleted", null, found.get());
+        Outcome o = applier.apply(d, (stale, current) -> current == null ? null : new Decision(Action.DELETE,
+                stale.kind(), null, stale.host(), stale.reason(), stale.message(), null, current));
+        report(key, o, outcomes);
     }
 
     /**

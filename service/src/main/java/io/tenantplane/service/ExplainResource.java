@@ -72,18 +72,19 @@ public class ExplainResource {
                                        @QueryParam("tenantNamespace") String tenantNamespace,
                                        @QueryParam("virtualNamespace") String virtualNamespace,
                                        @QueryParam("kind") String kind, @QueryParam("name") String name) {
-        label("tenant", required("tenant", tenant, "dev"));
-        label("tenantNamespace", required("tenantNamespace", tenantNamespace, "team-dev"));
-        access.require(TenantsResource.seeing(tenantNamespace.strip(), tenant.strip()));
+        String t = label("tenant", required("tenant", tenant, "dev"));
+        String tns = label("tenantNamespace", required("tenantNamespace", tenantNamespace, "team-dev"));
+        access.require(TenantsResource.seeing(tns, t));
         ResourceKind rk = kind("kind", required("kind", kind, "Pod"));
-        subdomain("name", required("name", name, "nginx"));
+        String objectName = subdomain("name", required("name", name, "nginx"));
         String vns = null;
         if (rk.namespaced()) {
             vns = virtualNamespace == null || virtualNamespace.isBlank() ? "default" : virtualNamespace.strip();
             label("virtualNamespace", vns);
         }
         TenantPlane plane = engine.plane();
-        TenantKey key = new TenantKey(tenantNamespace, tenant);
+        // The names checked above, so that what is authorised is what is read.
+        TenantKey key = new TenantKey(tns, t);
         TenantContext ctx;
         try {
             ctx = plane.context(key).orElseThrow(() -> ProblemException.notFound("no TenantCluster "
@@ -97,8 +98,8 @@ public class ExplainResource {
         try {
             ApiClient tenantClient = plane.tenantClient(ctx.cluster());
             ApiClient host = plane.hostClient().orElseThrow();
-            PlanRequest request = LiveReads.planRequest(ctx, tenantClient, host, rk, vns, name);
-            return plane.explainSync(request, vns, rk.kind(), name).toMap();
+            PlanRequest request = LiveReads.planRequest(ctx, tenantClient, host, rk, vns, objectName);
+            return plane.explainSync(request, vns, rk.kind(), objectName).toMap();
         } catch (TenantApiUnavailableException e) {
             throw ProblemException.unavailable("the API of tenant " + key + " cannot be reached: "
                     + e.getMessage());
@@ -120,20 +121,21 @@ public class ExplainResource {
     public Map<String, Object> trace(@QueryParam("kind") String kind, @QueryParam("namespace") String namespace,
                                      @QueryParam("name") String name) {
         ResourceKind rk = kind("kind", required("kind", kind, "Pod"));
-        subdomain("name", required("name", name, "nginx-x-default-x-dev"));
+        String hostName = subdomain("name", required("name", name, "nginx-x-default-x-dev"));
         String ns = null;
         if (rk.namespaced()) {
             ns = label("namespace", required("namespace", namespace, "team-dev"));
         }
-        access.require(new KubernetesAccess.Attributes("get", rk.group(), rk.plural(), ns, name.strip()));
+        // The names checked here are the ones authorised and read.
+        access.require(new KubernetesAccess.Attributes("get", rk.group(), rk.plural(), ns, hostName));
         TenantPlane plane = engine.plane();
         Optional<JsonObject> object;
         try {
-            object = LiveReads.get(plane.hostClient().orElseThrow(), rk, ns, name);
+            object = LiveReads.get(plane.hostClient().orElseThrow(), rk, ns, hostName);
         } catch (LiveReads.ReadFailed e) {
             throw ProblemException.unavailable(e.getMessage());
         }
-        String where = ns == null ? name : ns + "/" + name;
+        String where = ns == null ? hostName : ns + "/" + hostName;
         return plane.trace(object.orElseThrow(() -> ProblemException.notFound("no " + rk.kind() + " " + where
                 + " on the host"))).toMap();
     }

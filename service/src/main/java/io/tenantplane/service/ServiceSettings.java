@@ -204,7 +204,7 @@ public record ServiceSettings(
         int qps = p.integer(HOST_QPS, "100", 1, 100_000, "100");
         int burst = p.integer(HOST_BURST, "200", 1, 100_000, "200");
         Optional<Path> tokenFile = p.tokenFile(AUTH_BEARER_TOKEN_FILE);
-        Auth auth = p.auth(AUTH_MODE, tokenFile.isPresent() || p.raw(AUTH_BEARER_TOKEN_FILE).isPresent());
+        Auth auth = p.auth(AUTH_MODE, p.raw(AUTH_BEARER_TOKEN_FILE).isPresent());
         Optional<URI> hostUrl = p.url(HOST_URL);
         p.throwIfInvalid();
         return new ServiceSettings(namespaces, resync, concurrency,

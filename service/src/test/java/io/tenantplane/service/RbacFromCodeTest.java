@@ -170,37 +170,7 @@ class RbacFromCodeTest {
         TenantPlane plane = replica.plane();
         ApiClient hostClient = replica.hostClient();
         try {
-            List<JsonObject> example = Kube.exampleTenant(NS, "dev");
-            for (JsonObject o : example) {
-                if ("IsolationProfile".equals(Json.string(o, "kind"))) {
-                    // prod's hand-made Endpoints name an external database at 203.0.113.10: a tenant's own
-                    // endpoints reach the host only inside CIDRs its profile lets it reach.
-                    Json.child(o, "spec", "network").add("egressToCIDRs",
-                            JsonParser.parseString("[\"203.0.113.0/24\"]"));
-                }
-            }
-            hostKube.createAll(example);
-            hostKube.createAll(prodTenant());
-            assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),
-                    () -> "both tenants become Ready: " + hostKube.get("TenantCluster", NS, "prod")
-                            .map(o -> o.get("status")).orElse(null));
-            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Pod", NS, "nginx-x-default-x-dev").isPresent()
-                    && hostKube.get("NetworkPolicy", "team-dev-x-prod", "deny-x-default-x-prod").isPresent()));
-
-            JsonObject copy = hostKube.require("ConfigMap", NS, "nginx-config-x-default-x-dev");
-            copy.getAsJsonObject("data").addProperty("default.conf", "edited on the host");
-            hostKube.update(copy);
-            Kube.at(dev.url()).delete("Secret", "default", "nginx-env");
-            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Secret", NS, "nginx-env-x-default-x-dev").isEmpty()
-                    && !"edited on the host".equals(Json.string(hostKube.require("ConfigMap", NS,
-                    "nginx-config-x-default-x-dev"), "data", "default.conf"))), "drift and deletion are repaired");
-
-            escalation.addAll(rulesOfRenderedRoles(hostKube));
-            driftEveryRenderedObject(hostKube);
-            changeEveryTenantObjectOfProd();
-            assertTrue(Kube.eventually(SYNC, () -> renderedDrifted(hostKube).isEmpty() && prodCopiesChanged(hostKube)),
-                    () -> "rendered objects are restored and prod's changes reach the host: "
-                            + renderedDrifted(hostKube));
+            bothTenantsLiveThroughSyncDriftAndDeletion(hostKube, prodTenant());
 
             JsonObject profile = hostKube.require("IsolationProfile", NS, "restricted");
             profile.getAsJsonObject("spec").add("nodePlacement", JsonParser.parseString(
@@ -269,37 +239,10 @@ class RbacFromCodeTest {
         TenantPlane plane = replica.plane();
         ApiClient hostClient = replica.hostClient();
         try {
-            List<JsonObject> example = Kube.exampleTenant(NS, "dev");
-            for (JsonObject o : example) {
-                if ("IsolationProfile".equals(Json.string(o, "kind"))) {
-                    Json.child(o, "spec", "network").add("egressToCIDRs",
-                            JsonParser.parseString("[\"203.0.113.0/24\"]"));
-                }
-            }
-            hostKube.createAll(example);
             List<JsonObject> prodShared = prodTenant();
             Json.child(prodShared.get(1), "spec").addProperty("mode", "shared");
             Json.child(prodShared.get(1), "spec").add("controlPlane", JsonParser.parseString("{\"replicas\":1}"));
-            hostKube.createAll(prodShared);
-            assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),
-                    () -> "both tenants become Ready: " + hostKube.get("TenantCluster", NS, "prod")
-                            .map(o -> o.get("status")).orElse(null));
-            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Pod", NS, "nginx-x-default-x-dev").isPresent()
-                    && hostKube.get("NetworkPolicy", NS, "deny-x-default-x-prod").isPresent()));
-
-            JsonObject copy = hostKube.require("ConfigMap", NS, "nginx-config-x-default-x-dev");
-            copy.getAsJsonObject("data").addProperty("default.conf", "edited on the host");
-            hostKube.update(copy);
-            Kube.at(dev.url()).delete("Secret", "default", "nginx-env");
-            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Secret", NS, "nginx-env-x-default-x-dev").isEmpty()
-                    && !"edited on the host".equals(Json.string(hostKube.require("ConfigMap", NS,
-                    "nginx-config-x-default-x-dev"), "data", "default.conf"))), "drift and deletion are repaired");
-            escalation.addAll(rulesOfRenderedRoles(hostKube));
-            driftEveryRenderedObject(hostKube);
-            changeEveryTenantObjectOfProd();
-            assertTrue(Kube.eventually(SYNC, () -> renderedDrifted(hostKube).isEmpty() && prodCopiesChanged(hostKube)),
-                    () -> "rendered objects are restored and prod's changes reach the host: "
-                            + renderedDrifted(hostKube));
+            bothTenantsLiveThroughSyncDriftAndDeletion(hostKube, prodShared);
 
             TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
             LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
@@ -318,6 +261,45 @@ class RbacFromCodeTest {
         }
         assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("examples/install-namespaced")),
                 "examples/install-namespaced");
+    }
+
+    /**
+     * dev (the example) and {@code prod} are created and become Ready and synced; a host copy is edited and a tenant
+     * object deleted (both repaired); every rendered object drifts and every tenant object of prod changes (both
+     * reach the host).
+     */
+    private void bothTenantsLiveThroughSyncDriftAndDeletion(Kube hostKube, List<JsonObject> prod) {
+        List<JsonObject> example = Kube.exampleTenant(NS, "dev");
+        for (JsonObject o : example) {
+            if ("IsolationProfile".equals(Json.string(o, "kind"))) {
+                // prod's hand-made Endpoints name an external database at 203.0.113.10: a tenant's own
+                // endpoints reach the host only inside CIDRs its profile lets it reach.
+                Json.child(o, "spec", "network").add("egressToCIDRs",
+                        JsonParser.parseString("[\"203.0.113.0/24\"]"));
+            }
+        }
+        hostKube.createAll(example);
+        hostKube.createAll(prod);
+        assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),
+                () -> "both tenants become Ready: " + hostKube.get("TenantCluster", NS, "prod")
+                        .map(o -> o.get("status")).orElse(null));
+        assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Pod", NS, "nginx-x-default-x-dev").isPresent()
+                && hostKube.get("NetworkPolicy", prodNamespace, "deny-x-default-x-prod").isPresent()));
+
+        JsonObject copy = hostKube.require("ConfigMap", NS, "nginx-config-x-default-x-dev");
+        copy.getAsJsonObject("data").addProperty("default.conf", "edited on the host");
+        hostKube.update(copy);
+        Kube.at(dev.url()).delete("Secret", "default", "nginx-env");
+        assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Secret", NS, "nginx-env-x-default-x-dev").isEmpty()
+                && !"edited on the host".equals(Json.string(hostKube.require("ConfigMap", NS,
+                "nginx-config-x-default-x-dev"), "data", "default.conf"))), "drift and deletion are repaired");
+
+        escalation.addAll(rulesOfRenderedRoles(hostKube));
+        driftEveryRenderedObject(hostKube);
+        changeEveryTenantObjectOfProd();
+        assertTrue(Kube.eventually(SYNC, () -> renderedDrifted(hostKube).isEmpty() && prodCopiesChanged(hostKube)),
+                () -> "rendered objects are restored and prod's changes reach the host: "
+                        + renderedDrifted(hostKube));
     }
 
     /** A node on the host, the example workloads in both tenants (every namespaced kind in prod), k3s played. */
