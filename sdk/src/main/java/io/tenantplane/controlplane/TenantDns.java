@@ -48,9 +48,14 @@ public final class TenantDns {
     /** The tenant's cluster domain (k3s's default {@code --cluster-domain}). */
     public static final String CLUSTER_DOMAIN = io.tenantplane.transform.Transformer.CLUSTER_DOMAIN;
 
-    private static final String KUBECONFIG_PATH = "/etc/coredns/tenant/kubeconfig";
+    /**
+     * Where the DNS credential is mounted: beside, not inside, the read-only Corefile mount, since a container
+     * runtime cannot create a mount point inside a read-only volume.
+     */
+    private static final String CREDENTIAL_DIR = "/var/run/tenantplane/dns";
+    private static final String KUBECONFIG_PATH = CREDENTIAL_DIR + "/kubeconfig";
     /** Where the DNS pods find their token; the kubeconfig's user reads it from here ({@code tokenFile}). */
-    static final String TOKEN_PATH = "/etc/coredns/tenant/token";
+    static final String TOKEN_PATH = CREDENTIAL_DIR + "/token";
 
     private TenantDns() {
     }
@@ -98,7 +103,7 @@ public final class TenantDns {
                         "periodSeconds", 10, "failureThreshold", 3),
                 "readinessProbe", obj("httpGet", obj("path", "/ready", "port", 8181), "periodSeconds", 2),
                 "volumeMounts", arr(obj("name", "config", "mountPath", "/etc/coredns", "readOnly", true),
-                        obj("name", "kubeconfig", "mountPath", "/etc/coredns/tenant", "readOnly", true)));
+                        obj("name", "kubeconfig", "mountPath", CREDENTIAL_DIR, "readOnly", true)));
         JsonObject podSpec = obj("automountServiceAccountToken", false, "enableServiceLinks", false,
                 "securityContext", obj("seccompProfile", obj("type", "RuntimeDefault")),
                 "containers", arr(container),

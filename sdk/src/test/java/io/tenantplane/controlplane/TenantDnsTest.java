@@ -71,6 +71,14 @@ class TenantDnsTest {
         assertTrue(corefile.contains("kubeconfig " + path + "\n"), () -> "the Corefile reads " + path + ": " + corefile);
         assertEquals(TenantDns.TOKEN_PATH, Json.string(mount, "mountPath") + "/" + Json.string(token, "path"),
                 "the published kubeconfig's tokenFile is where the token is mounted");
+        // A runtime cannot make a mount point inside a read-only volume: no mount lies inside another.
+        List<String> paths = pod.getAsJsonArray("containers").get(0).getAsJsonObject().getAsJsonArray("volumeMounts")
+                .asList().stream().map(m -> Json.string(m.getAsJsonObject(), "mountPath")).toList();
+        for (String a : paths) {
+            for (String b : paths) {
+                assertTrue(a.equals(b) || !b.startsWith(a + "/"), () -> b + " is inside " + a);
+            }
+        }
     }
 
     @Test
