@@ -29,6 +29,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Keeps every tenant converged from watches: a change on either side reaches the host (or flows back) within seconds,
@@ -98,6 +99,8 @@ public final class Syncer implements AutoCloseable {
     private final Map<HostScope, Set<TenantKey>> hostWatcherUsers = new HashMap<>();
     private final List<Watcher> clusterWatchers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    /** The workers running a pass now, by tenant; guarded by itself. */
+    private final Map<TenantKey, Set<Thread>> running = new HashMap<>();
     private volatile boolean started;
     private volatile boolean closed;
 
@@ -246,7 +249,7 @@ public final class Syncer implements AutoCloseable {
         boolean migrating = seen != null && Json.object(tc, "status", "migration") != null;
         boolean changed = migrating ? moving.add(key) : moving.remove(key);
         if (seen == null || !seen.equals(before) || changed && !migrating) {
-            queue.add(new TenantWork(key));
+            enqueue(new TenantWork(key));
         }
     }
 
@@ -263,7 +266,7 @@ public final class Syncer implements AutoCloseable {
         }
         for (Map.Entry<TenantKey, References> e : references.entrySet()) {
             if (e.getKey().namespace().equals(ns) && name.equals(e.getValue().of(kind))) {
-                queue.add(new TenantWork(e.getKey()));
+                enqueue(new TenantWork(e.getKey()));
             }
         }
     }
@@ -291,13 +294,13 @@ public final class Syncer implements AutoCloseable {
         }
         if (type.equals("DELETED")) {
             controlPlaneReadiness.remove(key);
-            queue.add(new TenantWork(key));
+            enqueue(new TenantWork(key));
             return;
         }
         boolean ready = Json.number(sts, 0, "status", "readyReplicas") >= Json.number(sts, 1, "spec", "replicas");
         Boolean before = controlPlaneReadiness.put(key, ready);
         if (before == null ? ready : before != ready) {
-            queue.add(new TenantWork(key));
+            enqueue(new TenantWork(key));
         }
     }
 
@@ -306,7 +309,7 @@ public final class Syncer implements AutoCloseable {
         if (ns != null && SyncPolicy.SYSTEM_NAMESPACES.contains(ns)) {
             return;
         }
-        queue.add(new ObjectWork(tenant, new TenantObjectRef(tenant.name(), kind, ns,
+        enqueue(new ObjectWork(tenant, new TenantObjectRef(tenant.name(), kind, ns,
                 Json.string(o, "metadata", "name"), null)));
     }
 
@@ -322,7 +325,7 @@ public final class Syncer implements AutoCloseable {
         for (Map.Entry<TenantKey, TenantState> e : tenants.entrySet()) {
             TenantContext ctx = e.getValue().context;
             if (ctx != null && ctx.tenant().equals(tenant) && ctx.hostNamespace().equals(hostNamespace)) {
-                queue.add(new ObjectWork(e.getKey(), new TenantObjectRef(tenant, kind,
+                enqueue(new ObjectWork(e.getKey(), new TenantObjectRef(tenant, kind,
                         ann.get(ReverseMapping.SOURCE_NAMESPACE), name, null)));
             }
         }
@@ -341,23 +344,37 @@ public final class Syncer implements AutoCloseable {
             if (w == null) {
                 return;
             }
+            // Registered before ownership is asked: release() either sees this pass and waits for it, or this pass
+            // sees the ownership release() was called after.
+            enter(w.tenant());
             try {
+                if (!options.owns().test(w.tenant())) {
+                    queue.forget(w);
+                    continue;
+                }
                 boolean ok = switch (w) {
                     case TenantWork t -> tenantPass(t.tenant());
                     case ObjectWork o -> objectPass(o);
                 };
-                if (ok) {
+                if (!options.owns().test(w.tenant())) {
+                    // Ownership moved during the pass: its outcome is not trusted, the new owner passes again.
+                    queue.forget(w);
+                } else if (ok) {
                     queue.forget(w);
                 } else if (!closed && !queue.retry(w)) {
                     LOG.log(System.Logger.Level.WARNING, "giving up on " + w + " until the next resync");
                 }
             } catch (Exception e) {
-                // Not only RuntimeExceptions: OkHttp rethrows the interrupt of close() as InterruptedException.
-                if (!closed) {
+                // Not only RuntimeExceptions: OkHttp rethrows the interrupt of close() or release() as
+                // InterruptedException.
+                if (!closed && options.owns().test(w.tenant())) {
                     LOG.log(System.Logger.Level.WARNING, "pass for " + w + " failed", e);
                     queue.retry(w);
+                } else {
+                    queue.forget(w);
                 }
             } finally {
+                leave(w.tenant());
                 queue.done(w);
             }
         }
@@ -411,7 +428,9 @@ public final class Syncer implements AutoCloseable {
         if (migrating(report)) {
             // The migration waits for the cluster (Pods becoming Ready, agents joining): look again soon; watch
             // events on the tenant's objects bring the next pass sooner.
-            queue.addAfter(new TenantWork(key), options.migrationRecheck());
+            if (options.owns().test(key)) {
+                queue.addAfter(new TenantWork(key), options.migrationRecheck());
+            }
             return true;
         }
         return report.failure() == null && report.failures().isEmpty();
@@ -426,7 +445,7 @@ public final class Syncer implements AutoCloseable {
             TenantContext ctx = state == null ? null : state.context;
             if (ctx == null || moving.contains(w.tenant())) {
                 // Unknown yet, gone, or migrating (the cached context may predate it): the tenant's full pass looks.
-                queue.add(new TenantWork(w.tenant()));
+                enqueue(new TenantWork(w.tenant()));
                 return true;
             }
             if (deleting.contains(w.tenant())) {
@@ -439,7 +458,7 @@ public final class Syncer implements AutoCloseable {
         }
         if (migrating(report)) {
             // A change during a migration (e.g. a copy in the new place became Ready) may let it move on.
-            queue.add(new TenantWork(w.tenant()));
+            enqueue(new TenantWork(w.tenant()));
             return true;
         }
         return report.failure() == null && report.failures().isEmpty();
@@ -448,6 +467,80 @@ public final class Syncer implements AutoCloseable {
     private static boolean migrating(ConvergenceReport report) {
         return report.failure() != null
                 && ConvergenceReport.MIGRATION_IN_PROGRESS.equals(report.failure().reason());
+    }
+
+    private void enqueue(Work w) {
+        if (options.owns().test(w.tenant())) {
+            queue.add(w);
+        }
+    }
+
+    private void enter(TenantKey tenant) {
+        synchronized (running) {
+            running.computeIfAbsent(tenant, k -> new HashSet<>()).add(Thread.currentThread());
+        }
+    }
+
+    private void leave(TenantKey tenant) {
+        synchronized (running) {
+            Set<Thread> ts = running.get(tenant);
+            if (ts != null) {
+                ts.remove(Thread.currentThread());
+                if (ts.isEmpty()) {
+                    running.remove(tenant);
+                }
+            }
+            running.notifyAll();
+        }
+        // An interrupt from release() that came after the pass ended must not end this worker; close() ends it by
+        // closing the queue.
+        Thread.interrupted();
+    }
+
+    /**
+     * Queues a full pass over every known tenant {@code tenants} accepts, e.g. the tenants of a shard this process
+     * has just taken over. Only tenants the ownership predicate accepts are queued.
+     */
+    public void adopt(Predicate<TenantKey> tenants) {
+        Set<TenantKey> all = new HashSet<>(this.tenants.keySet());
+        all.addAll(tenantClusterVersions.keySet());
+        for (TenantKey k : all) {
+            if (tenants.test(k)) {
+                enqueue(new TenantWork(k));
+            }
+        }
+    }
+
+    /**
+     * Stops writing for the tenants {@code tenants} accepts, e.g. those of a shard this process is handing over; call
+     * it after the ownership predicate stopped accepting them. Their passes in flight are interrupted (an HTTP call
+     * in flight ends at its client's timeout) and awaited, and their tenant watches stopped. After it returns true no
+     * pass of theirs writes again until the predicate accepts them again.
+     *
+     * @return false when a pass was still running at the timeout
+     */
+    public boolean release(Predicate<TenantKey> tenants, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (running) {
+            for (var e : running.entrySet()) {
+                if (tenants.test(e.getKey())) {
+                    e.getValue().forEach(Thread::interrupt);
+                }
+            }
+            while (running.keySet().stream().anyMatch(tenants)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                running.wait(Math.max(1, left / 1_000_000));
+            }
+        }
+        for (TenantKey k : Set.copyOf(this.tenants.keySet())) {
+            if (tenants.test(k)) {
+                forget(k);
+            }
+        }
+        return true;
     }
 
     private void resync() {
@@ -461,7 +554,7 @@ public final class Syncer implements AutoCloseable {
             Set<TenantKey> all = new HashSet<>(tenants.keySet());
             all.addAll(tenantClusterVersions.keySet());
             for (TenantKey k : all) {
-                queue.add(new TenantWork(k));
+                enqueue(new TenantWork(k));
             }
         }
     }

@@ -1,9 +1,11 @@
 package io.tenantplane.sync;
 
+import io.tenantplane.observe.TenantKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Predicate;
 
 /**
  * How a {@link Syncer} runs. Start from {@link #defaults()} and change what you need with the {@code with...} methods;
@@ -22,10 +24,13 @@ import java.util.concurrent.ThreadFactory;
  * @param threads       creates every thread the Syncer runs (watches, workers, timers); default virtual threads
  * @param migrationRecheck how soon a tenant whose migration waits (for Pods becoming Ready, agents joining) or failed
  *                      a write gets its next pass, besides the watch events that bring one sooner (default 5 s)
+ * @param owns          which tenants this Syncer may write for now (default all); asked before every pass and again
+ *                      after it, so it must be cheap. When it stops answering true for some tenants, call
+ *                      {@link Syncer#release} for them; when it starts, {@link Syncer#adopt} (see {@link ShardLeases})
  */
 public record SyncerOptions(List<String> namespaces, int workers, Duration resyncPeriod, boolean provision,
                             int queueCapacity, int maxRetries, Duration retryDelay, Duration maxRetryDelay,
-                            ThreadFactory threads, Duration migrationRecheck) {
+                            ThreadFactory threads, Duration migrationRecheck, Predicate<TenantKey> owns) {
 
     public SyncerOptions {
         namespaces = List.copyOf(Objects.requireNonNull(namespaces, "namespaces"));
@@ -47,6 +52,7 @@ public record SyncerOptions(List<String> namespaces, int workers, Duration resyn
         }
         Objects.requireNonNull(threads, "threads");
         positive(migrationRecheck, "migrationRecheck");
+        Objects.requireNonNull(owns, "owns");
     }
 
     /**
@@ -56,55 +62,64 @@ public record SyncerOptions(List<String> namespaces, int workers, Duration resyn
     public static SyncerOptions defaults() {
         return new SyncerOptions(List.of(), 4, Duration.ofMinutes(5), true, 10_000, 10, Duration.ofMillis(200),
                 Duration.ofMinutes(1), Thread.ofVirtual().name("tenantplane-sync-", 0).factory(),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5), tenant -> true);
     }
 
     /** These options for the TenantClusters of {@code namespaces} only. */
     public SyncerOptions withNamespaces(List<String> namespaces) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     /** These options with {@code workers} passes at once. */
     public SyncerOptions withWorkers(int workers) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     /** These options with another resync period. */
     public SyncerOptions withResyncPeriod(Duration resyncPeriod) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     /** These options with provisioning on or off. */
     public SyncerOptions withProvision(boolean provision) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     /** These options with another retry policy. */
     public SyncerOptions withRetries(int maxRetries, Duration retryDelay, Duration maxRetryDelay) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     /** These options with another queue capacity. */
     public SyncerOptions withQueueCapacity(int queueCapacity) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     /** These options creating threads with {@code threads} (e.g. to name or count them). */
     public SyncerOptions withThreads(ThreadFactory threads) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     /** These options with another delay before a waiting migration's next pass. */
     public SyncerOptions withMigrationRecheck(Duration migrationRecheck) {
         return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
-                retryDelay, maxRetryDelay, threads, migrationRecheck);
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
+    }
+
+    /**
+     * These options writing only for the tenants {@code owns} accepts at the time of each pass, e.g.
+     * {@link ShardLeases#owns}.
+     */
+    public SyncerOptions withOwnership(Predicate<TenantKey> owns) {
+        return new SyncerOptions(namespaces, workers, resyncPeriod, provision, queueCapacity, maxRetries,
+                retryDelay, maxRetryDelay, threads, migrationRecheck, owns);
     }
 
     private static void positive(Duration d, String name) {
