@@ -16,8 +16,9 @@ final class Bounded {
     /**
      * Runs {@code task} for each index from 0 to {@code count - 1}, at most {@code workers} at once, and returns when
      * all that started have ended. The first {@link RuntimeException} stops handing out indexes and is thrown at the
-     * end; so does an interrupt of the caller, whose flag is then restored (tasks in flight are left to end, each
-     * bounded by its client's timeouts).
+     * end; so does an interrupt of the caller (e.g. its tenant's shard is handed over), which is passed on to the
+     * tasks in flight (an HTTP call not yet sent then fails at once; one in flight ends at its client's timeout) and
+     * whose flag is then restored.
      *
      * @param name prefix of the virtual threads' names
      */
@@ -25,9 +26,10 @@ final class Bounded {
         AtomicInteger next = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<RuntimeException> error = new AtomicReference<>();
+        Thread caller = Thread.currentThread();
         Runnable worker = () -> {
             int i;
-            while (!stop.get() && (i = next.getAndIncrement()) < count) {
+            while (!stop.get() && !caller.isInterrupted() && (i = next.getAndIncrement()) < count) {
                 try {
                     task.accept(i);
                 } catch (RuntimeException e) {
@@ -41,7 +43,11 @@ final class Bounded {
             threads.add(Thread.ofVirtual().name(name + "-" + w).start(worker));
         }
         worker.run();
-        boolean interrupted = false;
+        boolean interrupted = caller.isInterrupted();
+        if (interrupted) {
+            stop.set(true);
+            threads.forEach(Thread::interrupt);
+        }
         for (Thread t : threads) {
             while (true) {
                 try {
@@ -50,6 +56,7 @@ final class Bounded {
                 } catch (InterruptedException e) {
                     interrupted = true;
                     stop.set(true);
+                    threads.forEach(Thread::interrupt);
                 }
             }
         }

@@ -95,7 +95,7 @@ public final class FootprintProbe {
         System.out.println(Json.gson().toJson(bare));
     }
 
-    private static int managed(String host) {
+    static int managed(String host) {
         int n = 0;
         for (String kind : List.of("Pod", "Service", "ConfigMap", "Secret")) {
             n += Cluster.list(host, kind, null, MANAGED).size();

@@ -21,9 +21,10 @@ import java.util.Set;
  */
 public final class Main {
 
-    static final List<String> SECTIONS = List.of("plan", "live", "firstsync", "footprint", "cli");
+    static final List<String> SECTIONS = List.of("plan", "live", "firstsync", "footprint", "scale", "cli");
     static final java.util.Map<String, String> TITLES = java.util.Map.of("plan", "Offline plan, naming and explain (JMH)",
             "live", "Live convergence (testkit API servers)", "footprint", "Footprint (one Syncer, idle tenants)",
+            "scale", "Scale out (replicas sharing tenants by shard Leases)",
             "cli", "CLI cold start", "firstsync", "First sync with concurrent writers (testkit API servers)");
     static final String DOC = "docs/performance.md";
     static final String PLOT = "performance-plan.png";
@@ -87,6 +88,8 @@ public final class Main {
                             : FirstSyncSection.Config.full()));
                     case "footprint" -> sections.add(FootprintSection.run(quick ? FootprintSection.Config.quick()
                             : FootprintSection.Config.full()));
+                    case "scale" -> sections.add(ScaleSection.run(quick ? ScaleSection.Config.quick()
+                            : ScaleSection.Config.full()));
                     case "cli" -> sections.add(ColdStartSection.run(repo, runs));
                     default -> throw new IllegalStateException(s);
                 }

@@ -10,14 +10,14 @@ import org.eclipse.microprofile.health.Readiness;
 import org.eclipse.microprofile.health.Startup;
 
 /**
- * The three MicroProfile Health checks, read from {@link ServiceStatus} and {@link Leadership}.
+ * The three MicroProfile Health checks, read from {@link ServiceStatus} and {@link Sharding}.
  *
  * <ul>
  *   <li>{@code /health/live} "work-loops": DOWN when a registered loop has stopped beating (the process is stuck;
  *       a restart helps).</li>
  *   <li>{@code /health/ready} "host": DOWN when the host API did not answer the last call or a readiness gate is
- *       closed. Standbys are ready too: {@code data.leader} tells leader from standby, so a rollout never waits
- *       for an election.</li>
+ *       closed. A replica that owns no shard yet is ready too ({@code data.shardsOwned} says how many it owns), so
+ *       a rollout never waits for a hand-over.</li>
  *   <li>{@code /health/started} "startup": UP once configuration, host client and election are up.</li>
  * </ul>
  */
@@ -25,18 +25,18 @@ import org.eclipse.microprofile.health.Startup;
 class HealthChecks {
 
     private final ServiceStatus status;
-    private final Leadership leadership;
+    private final Sharding sharding;
 
     @Inject
-    HealthChecks(ServiceStatus status, Leadership leadership) {
+    HealthChecks(ServiceStatus status, Sharding sharding) {
         this.status = status;
-        this.leadership = leadership;
+        this.sharding = sharding;
     }
 
     /** For CDI proxies only. */
     protected HealthChecks() {
         this.status = null;
-        this.leadership = null;
+        this.sharding = null;
     }
 
     @Produces
@@ -61,10 +61,9 @@ class HealthChecks {
         return () -> {
             ServiceStatus.HostApi host = status.hostApi();
             var b = HealthCheckResponse.named("host")
-                    .withData("leader", leadership.isLeader())
-                    .withData("identity", leadership.identity())
+                    .withData("shardsOwned", sharding.view().owned())
+                    .withData("identity", sharding.identity())
                     .withData("hostApi", host.detail());
-            leadership.holder().ifPresent(h -> b.withData("holder", h));
             boolean ready = host.reachable();
             for (ServiceStatus.GateState gate : status.gates()) {
                 b.withData(gate.name(), gate.ready() ? "ready" : gate.reason());

@@ -8,9 +8,9 @@ import java.util.logging.Logger;
 
 /**
  * Start-up order: validate the configuration (a bad one stops start-up with one message naming every bad key),
- * register the metrics, start the informers, join leader election, then report started. Runs before the HTTP server
- * opens its port. Shut-down order: stop reconciling first, then leave the election (releasing the Lease), so a
- * standby never starts while this replica still writes.
+ * register the metrics, start the informers and the Syncer, join the shard Leases, then report started. Runs before the
+ * HTTP server opens its port. Shut-down order: stop reconciling first, then hand the shards over (releasing their
+ * Leases), so no other replica starts on a shard while this one still writes for it.
  */
 @ApplicationScoped
 class Lifecycle {
@@ -18,20 +18,20 @@ class Lifecycle {
     private static final Logger LOG = Logger.getLogger(Lifecycle.class.getName());
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event, ServiceSettings settings,
-                 ServiceMetrics metrics, Leadership leadership, ServiceStatus status, Reconciler reconciler) {
+                 ServiceMetrics metrics, Sharding sharding, ServiceStatus status, Reconciler reconciler) {
         LOG.info(() -> "tenantplane service starting as " + settings.lease().identity() + "; watching "
                 + (settings.watchesAllNamespaces() ? "all namespaces" : settings.watchNamespaces())
-                + "; Lease " + settings.lease().namespace() + "/" + settings.lease().name());
-        metrics.leader(false);
+                + "; " + settings.lease().shards() + " shards, Leases " + settings.lease().namespace() + "/"
+                + settings.lease().name() + "-*");
         metrics.tenantsByPhase(reconciler::countInPhase);
-        reconciler.start();
-        leadership.start();
+        reconciler.start(sharding::owns);
+        sharding.start();
         status.markStarted();
     }
 
     void onStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event, Reconciler reconciler,
-                Leadership leadership) {
+                Sharding sharding) {
         reconciler.close();
-        leadership.stop();
+        sharding.stop();
     }
 }

@@ -16,7 +16,6 @@ import io.tenantplane.sync.Syncer;
 import io.tenantplane.sync.SyncerOptions;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,30 +25,31 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The reconcile loop: keeps every TenantCluster provisioned and its workloads synced, on the leader only.
+ * The reconcile loop: keeps every TenantCluster provisioned and its workloads synced, each by the replica that owns
+ * its shard.
  *
  * <ul>
  *   <li>On every replica, informers on the host keep a cache of TenantClusters, IsolationProfiles and SyncPolicies
  *       (all namespaces, or {@code tenantplane.watch.namespaces}); the REST API and the {@code tenantplane_tenants}
- *       gauge read it, and readiness waits for its first list (gate {@value #GATE}). A standby keeps it warm and
- *       writes nothing.</li>
- *   <li>While this replica leads, the SDK's {@link Syncer} runs: for each TenantCluster it provisions
+ *       gauge read it, and readiness waits for its first list (gate {@value #GATE}).</li>
+ *   <li>The SDK's {@link Syncer} runs on every replica, writing only for the tenants whose shard this replica owns
+ *       (the ownership predicate given to {@link #start}, asked before and after every pass): for each it provisions
  *       ({@code ensure}: boundary, control plane, status; the finalizer path when the TenantCluster is being deleted)
  *       and converges its workloads, then follows changes on both sides by watches. Its work queue is keyed per
  *       tenant and per object, runs {@code tenantplane.concurrency} passes at once, retries failures with
- *       exponential backoff and resyncs every tenant each {@code tenantplane.resync.interval}; a change to an
- *       IsolationProfile or SyncPolicy queues a pass over every tenant that references it, and a change in the ready
- *       replicas of a tenant's control-plane StatefulSet a pass over that tenant.</li>
- *   <li>On losing leadership the Syncer is closed before the event returns, so writes stop before the Lease can
- *       pass to another replica.</li>
+ *       exponential backoff and resyncs every owned tenant each {@code tenantplane.resync.interval}; a change to an
+ *       IsolationProfile or SyncPolicy queues a pass over every owned tenant that references it.</li>
+ *   <li>A shard acquired is {@linkplain #adopt adopted} (a pass over each of its tenants); a shard handed over or lost
+ *       is {@linkplain #release released}: its passes are interrupted and awaited before the Lease may move.</li>
  * </ul>
  *
  * <p>A daemon thread ({@value #LOOP}) beats the liveness heartbeat, keeps the readiness gate current and restarts
- * the Syncer should it have stopped while this replica leads.
+ * the Syncer should it have stopped.
  */
 @ApplicationScoped
 public class Reconciler {
@@ -74,9 +74,9 @@ public class Reconciler {
     private final List<Cache> profiles = new CopyOnWriteArrayList<>();
     private final List<Cache> policies = new CopyOnWriteArrayList<>();
     private volatile String listError;
-    private volatile boolean leading;
+    private volatile Predicate<TenantKey> owns;
     private volatile boolean closed;
-    private Syncer syncer;
+    private volatile Syncer syncer;
     private Thread loop;
     private ServiceStatus.Gate gate;
     private ServiceStatus.Heartbeat heartbeat;
@@ -118,11 +118,16 @@ public class Reconciler {
         }
     }
 
-    /** Starts the informers and the loop; leadership events then start and stop the Syncer. */
-    synchronized void start() {
+    /**
+     * Starts the informers, the Syncer and the loop.
+     *
+     * @param owns which tenants this replica may write for now (its shards)
+     */
+    synchronized void start(Predicate<TenantKey> owns) {
         if (loop != null || closed) {
             return;
         }
+        this.owns = Objects.requireNonNull(owns, "owns");
         gate = status.readinessGate(GATE, "waiting for the first list of TenantClusters, IsolationProfiles and"
                 + " SyncPolicies");
         heartbeat = status.heartbeat(LOOP, STALL);
@@ -155,28 +160,23 @@ public class Reconciler {
         LOG.log(Level.FINE, why, error);
     }
 
-    /** Observes the election: lead on {@code true}, stop all writes on {@code false}. */
-    void leadershipChanged(@Observes LeadershipChanged event) {
-        if (event.leading()) {
-            lead();
-        } else {
-            standBy();
+    /** Queues a pass over every known tenant {@code tenants} accepts: a shard this replica has just acquired. */
+    void adopt(Predicate<TenantKey> tenants) {
+        Syncer s = syncer;
+        if (s != null) {
+            s.adopt(tenants);
         }
     }
 
-    /** This replica leads: run the Syncer. */
-    synchronized void lead() {
-        if (closed) {
-            return;
-        }
-        leading = true;
-        startSyncer();
-    }
-
-    /** This replica no longer leads: stop the Syncer and wait until its passes have stopped. */
-    synchronized void standBy() {
-        leading = false;
-        stopSyncer();
+    /**
+     * Stops writing for the tenants {@code tenants} accepts (a shard handed over or lost; the ownership predicate
+     * already refuses them): interrupts their passes and waits for them to end.
+     *
+     * @return false when a pass was still running at the timeout (the shard is not handed over yet)
+     */
+    boolean release(Predicate<TenantKey> tenants, Duration timeout) throws InterruptedException {
+        Syncer s = syncer;
+        return s == null || s.release(tenants, timeout);
     }
 
     private void startSyncer() {
@@ -187,10 +187,11 @@ public class Reconciler {
                 .withNamespaces(settings.watchNamespaces())
                 .withWorkers(settings.concurrency())
                 .withResyncPeriod(settings.resyncInterval())
-                .withThreads(Thread.ofVirtual().name("tenantplane-sync-", 0).factory());
+                .withThreads(Thread.ofVirtual().name("tenantplane-sync-", 0).factory())
+                .withOwnership(owns);
         try {
             syncer = plane.syncer(options).start();
-            LOG.info(() -> "Leading: reconciling TenantClusters in " + (settings.watchesAllNamespaces()
+            LOG.info(() -> "Reconciling the TenantClusters of this replica's shards in " + (settings.watchesAllNamespaces()
                     ? "all namespaces" : String.join(", ", settings.watchNamespaces())) + " with "
                     + settings.concurrency() + " workers");
         } catch (RuntimeException e) {
@@ -206,7 +207,7 @@ public class Reconciler {
         if (s != null) {
             s.close();
             plane.observer().queueDepth(0);
-            LOG.info("Stopped reconciling (not leading)");
+            LOG.info("Stopped reconciling");
         }
     }
 
@@ -221,7 +222,7 @@ public class Reconciler {
                         + (error == null ? "" : "; last error: " + error));
             }
             synchronized (this) {
-                if (leading && !closed && (syncer == null || !syncer.isRunning())) {
+                if (!closed && (syncer == null || !syncer.isRunning())) {
                     startSyncer();
                 }
             }
@@ -244,7 +245,6 @@ public class Reconciler {
                 return;
             }
             closed = true;
-            leading = false;
             stopSyncer();
             t = loop;
         }
@@ -279,9 +279,10 @@ public class Reconciler {
         return !tenantClusters.isEmpty();
     }
 
-    /** True while this replica leads and reconciles. */
-    boolean leading() {
-        return leading;
+    /** True while this replica's Syncer runs. */
+    boolean reconciling() {
+        Syncer s = syncer;
+        return s != null && s.isRunning();
     }
 
     /** Every TenantCluster in the cache, by namespace and name; copies the caller may change. */

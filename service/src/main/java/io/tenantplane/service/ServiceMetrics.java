@@ -18,7 +18,10 @@ import org.eclipse.microprofile.metrics.annotation.RegistryScope;
  * The service's own metrics, in the application registry (Prometheus text at {@code /metrics}).
  *
  * <ul>
- *   <li>{@value #LEADER}: 1 while this replica leads, else 0</li>
+ *   <li>{@value #SHARDS_HELD}: shards this replica owns (writes for); {@value #SHARDS}: shards of the installation;
+ *       {@value #SHARD_MEMBERS}: live replicas this one sees. They succeed {@code tenantplane_leader}: a replica
+ *       writes when {@value #SHARDS_HELD} {@code > 0}, and every tenant has a writer when the sum over replicas of
+ *       {@value #SHARDS_HELD} equals {@value #SHARDS}</li>
  *   <li>{@value #WORKQUEUE_DEPTH}: keys waiting in the reconcile work queue</li>
  *   <li>{@value #API_ERRORS}{@code {code}}: failed calls to the host and tenant APIs, by HTTP status ({@code 0} = no
  *       answer)</li>
@@ -33,8 +36,12 @@ import org.eclipse.microprofile.metrics.annotation.RegistryScope;
 @ApplicationScoped
 public class ServiceMetrics {
 
-    /** Gauge: this replica leads. */
-    public static final String LEADER = "tenantplane_leader";
+    /** Gauge: shards this replica owns. */
+    public static final String SHARDS_HELD = "tenantplane_shards_held";
+    /** Gauge: shards of the installation. */
+    public static final String SHARDS = "tenantplane_shards";
+    /** Gauge: live replicas this one sees. */
+    public static final String SHARD_MEMBERS = "tenantplane_shard_members";
     /** Gauge: reconcile work-queue depth. */
     public static final String WORKQUEUE_DEPTH = "tenantplane_workqueue_depth";
     /** Counter: object changes that found the work queue full and became a full pass over their tenant. */
@@ -51,7 +58,6 @@ public class ServiceMetrics {
     public static final String TENANTS = "tenantplane_tenants";
 
     private final MetricRegistry registry;
-    private final AtomicInteger leader = new AtomicInteger();
     private final AtomicInteger queueDepth = new AtomicInteger();
 
     @Inject
@@ -66,11 +72,6 @@ public class ServiceMetrics {
 
     @PostConstruct
     void register() {
-        registry.gauge(Metadata.builder()
-                .withName(LEADER)
-                .withDescription("1 while this replica holds the leader Lease and reconciles, else 0")
-                .withUnit(MetricUnits.NONE)
-                .build(), leader, AtomicInteger::get);
         registry.gauge(Metadata.builder()
                 .withName(WORKQUEUE_DEPTH)
                 .withDescription("Keys waiting in the reconcile work queue")
@@ -90,9 +91,17 @@ public class ServiceMetrics {
                 .build(), dropped, java.util.function.LongSupplier::getAsLong);
     }
 
-    /** This replica started or stopped leading. */
-    public void leader(boolean leading) {
-        leader.set(leading ? 1 : 0);
+    /** Exports the shard gauges, read when scraped. */
+    public void shards(int count, java.util.function.IntSupplier held, java.util.function.IntSupplier members) {
+        registry.gauge(Metadata.builder().withName(SHARDS_HELD)
+                .withDescription("Shards this replica owns: it writes for their tenants")
+                .withUnit(MetricUnits.NONE).build(), held, java.util.function.IntSupplier::getAsInt);
+        registry.gauge(Metadata.builder().withName(SHARDS)
+                .withDescription("Shards the installation's tenants are spread over (tenantplane.shards)")
+                .withUnit(MetricUnits.NONE).build(), () -> count);
+        registry.gauge(Metadata.builder().withName(SHARD_MEMBERS)
+                .withDescription("Live replicas this replica sees sharing the shards, itself included")
+                .withUnit(MetricUnits.NONE).build(), members, java.util.function.IntSupplier::getAsInt);
     }
 
     /** The reconcile work queue now holds this many keys. */

@@ -11,6 +11,7 @@ import io.tenantplane.apply.Outcome;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.sync.ShardLeases;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -43,20 +44,25 @@ public class ServiceObserver implements Observer {
     static final AttributeKey<String> HOST_NAME = AttributeKey.stringKey("tenantplane.host.name");
     static final AttributeKey<String> RESULT = AttributeKey.stringKey("tenantplane.result");
     static final AttributeKey<Long> CODE = AttributeKey.longKey("tenantplane.code");
+    static final AttributeKey<Long> SHARD = AttributeKey.longKey("tenantplane.shard");
+    static final AttributeKey<String> REPLICA = AttributeKey.stringKey("tenantplane.replica");
 
     private final ServiceMetrics metrics;
     private final Tracer tracer;
+    private final ServiceSettings settings;
 
     @Inject
-    ServiceObserver(ServiceMetrics metrics, Tracer tracer) {
+    ServiceObserver(ServiceMetrics metrics, Tracer tracer, ServiceSettings settings) {
         this.metrics = metrics;
         this.tracer = tracer;
+        this.settings = settings;
     }
 
     /** For CDI proxies only. */
     protected ServiceObserver() {
         this.metrics = null;
         this.tracer = null;
+        this.settings = null;
     }
 
     @Override
@@ -65,6 +71,8 @@ public class ServiceObserver implements Observer {
                 .setNoParent()
                 .setAttribute(TENANT, tenant.name())
                 .setAttribute(TENANT_NAMESPACE, tenant.namespace())
+                .setAttribute(SHARD, (long) ShardLeases.shardOf(tenant, settings.lease().shards()))
+                .setAttribute(REPLICA, settings.lease().identity())
                 .startSpan();
         return new SpanScope(tenant, span, true);
     }

@@ -28,7 +28,7 @@ import org.eclipse.microprofile.config.Config;
  * @param watchNamespaces   host namespaces watched for TenantClusters; empty means all namespaces
  * @param resyncInterval    how often every tenant is reconciled even without a change
  * @param concurrency       how many tenants are reconciled at the same time
- * @param lease             the leader-election Lease and its timings
+ * @param lease             the shard Leases and their timings
  * @param decisionRingSize  how many recent decisions are kept per tenant
  * @param writeConcurrency  host writes one tenant's pass keeps in flight
  * @param hostQps           client-side limit on the passes' host requests per second, shared fairly by tenants
@@ -56,15 +56,17 @@ public record ServiceSettings(
     public static final String RESYNC_INTERVAL = "tenantplane.resync.interval";
     /** Tenants reconciled in parallel, 1..64. */
     public static final String CONCURRENCY = "tenantplane.concurrency";
-    /** Name of the leader-election Lease. */
+    /** Name of the installation's Leases: {@code <name>-shard-<i>} and {@code <name>-member-<identity>}. */
     public static final String LEASE_NAME = "tenantplane.lease.name";
-    /** Namespace of the leader-election Lease (the service's own namespace). */
+    /** The number of shards tenants are spread over; fixed per installation. */
+    public static final String SHARDS = "tenantplane.shards";
+    /** Namespace of the shard Leases (the service's own namespace). */
     public static final String LEASE_NAMESPACE = "tenantplane.lease.namespace";
     /** This replica's identity in the Lease; empty picks a random one. */
     public static final String LEASE_IDENTITY = "tenantplane.lease.identity";
     /** How long a Lease holds after its last renewal. */
     public static final String LEASE_DURATION = "tenantplane.lease.duration";
-    /** How long the leader keeps leading without a successful renewal. */
+    /** How long a replica keeps writing for a shard without a successful renewal of its Lease. */
     public static final String LEASE_RENEW_DEADLINE = "tenantplane.lease.renew-deadline";
     /** Time between two attempts to acquire or renew the Lease. */
     public static final String LEASE_RETRY_PERIOD = "tenantplane.lease.retry-period";
@@ -85,6 +87,7 @@ public record ServiceSettings(
 
     static final int MAX_CONCURRENCY = 64;
     static final int MAX_RING_SIZE = 100_000;
+    static final int MAX_SHARDS = 1024;
     static final Duration MIN_RESYNC = Duration.ofSeconds(1);
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -116,23 +119,28 @@ public record ServiceSettings(
     }
 
     /**
-     * The leader-election Lease.
+     * The shard Leases.
      *
-     * @param name          Lease name
+     * @param name          the installation's name, prefix of its Lease names
      * @param namespace     Lease namespace
      * @param identity      this replica's holder identity
-     * @param duration      how long the Lease holds after a renewal (whole seconds)
-     * @param renewDeadline how long a leader keeps leading without renewing; shorter than {@code duration}
+     * @param shards        the number of shards, fixed per installation
+     * @param duration      how long a Lease holds after a renewal (whole seconds)
+     * @param renewDeadline how long a replica keeps writing for a shard without renewing; shorter than
+     *                      {@code duration}
      * @param retryPeriod   time between attempts; shorter than {@code renewDeadline}
      */
-    public record Lease(String name, String namespace, String identity, Duration duration, Duration renewDeadline,
-                        Duration retryPeriod) {
+    public record Lease(String name, String namespace, String identity, int shards, Duration duration,
+                        Duration renewDeadline, Duration retryPeriod) {
 
-        /** Checks the timing invariants leader election relies on. */
+        /** Checks the timing invariants the shard Leases rely on. */
         public Lease {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(namespace, "namespace");
             Objects.requireNonNull(identity, "identity");
+            if (shards < 1 || shards > MAX_SHARDS) {
+                throw new IllegalArgumentException("shards " + shards + " outside 1.." + MAX_SHARDS);
+            }
             if (retryPeriod.isNegative() || retryPeriod.isZero()
                     || renewDeadline.compareTo(retryPeriod) <= 0 || duration.compareTo(renewDeadline) <= 0) {
                 throw new IllegalArgumentException("need duration (" + duration + ") > renewDeadline ("
@@ -187,8 +195,9 @@ public record ServiceSettings(
         List<String> namespaces = p.namespaces(WATCH_NAMESPACES);
         Duration resync = p.duration(RESYNC_INTERVAL, "PT5M", MIN_RESYNC, "PT5M");
         int concurrency = p.integer(CONCURRENCY, "4", 1, MAX_CONCURRENCY, "4");
-        String leaseName = p.name(LEASE_NAME, "tenantplane-service-leader", DNS_SUBDOMAIN, 253,
-                "a DNS subdomain name", "tenantplane-service-leader");
+        String leaseName = p.name(LEASE_NAME, "tenantplane-service", DNS_SUBDOMAIN, 180,
+                "a DNS subdomain name", "tenantplane-service");
+        int shards = p.integer(SHARDS, "32", 1, MAX_SHARDS, "32");
         String leaseNamespace = p.name(LEASE_NAMESPACE, "tenantplane-system", DNS_LABEL, 63,
                 "a DNS label (a namespace name)", "tenantplane-system, or set POD_NAMESPACE from the downward API");
         String identity = p.identity(LEASE_IDENTITY).orElseGet(randomIdentity);
@@ -208,7 +217,7 @@ public record ServiceSettings(
         Optional<URI> hostUrl = p.url(HOST_URL);
         p.throwIfInvalid();
         return new ServiceSettings(namespaces, resync, concurrency,
-                new Lease(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline, retryPeriod),
+                new Lease(leaseName, leaseNamespace, identity, shards, leaseDuration, renewDeadline, retryPeriod),
                 ring, writers, qps, burst, auth, tokenFile, hostUrl);
     }
 
@@ -318,12 +327,12 @@ public record ServiceSettings(
         void leaseOrder(Duration duration, Duration renewDeadline, Duration retryPeriod) {
             if (renewDeadline.compareTo(duration) >= 0) {
                 problem(LEASE_RENEW_DEADLINE, renewDeadline.toString(), "must be shorter than "
-                        + LEASE_DURATION + " (" + duration + "), or two replicas could both lead",
+                        + LEASE_DURATION + " (" + duration + "), or two replicas could both write for one shard",
                         "e.g. duration PT15S with renew-deadline PT10S");
             }
             if (retryPeriod.compareTo(renewDeadline) >= 0) {
                 problem(LEASE_RETRY_PERIOD, retryPeriod.toString(), "must be shorter than "
-                        + LEASE_RENEW_DEADLINE + " (" + renewDeadline + "), or the leader could not renew in time",
+                        + LEASE_RENEW_DEADLINE + " (" + renewDeadline + "), or a replica could not renew its shards in time",
                         "e.g. renew-deadline PT10S with retry-period PT2S");
             }
         }

@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       beaten within its stall limit makes the service not alive, so Kubernetes restarts it.</li>
  *   <li>Readiness: the host API answered the last call, and every registered {@link Gate} is ready (the reconcile
  *       loop registers one for "informers synced").</li>
- *   <li>Startup: {@link #markStarted()} once configuration, host client and leader election are up.</li>
+ *   <li>Startup: {@link #markStarted()} once configuration, host client and shard Leases are up.</li>
  * </ul>
  *
  * <p>Thread-safe; callers never block.

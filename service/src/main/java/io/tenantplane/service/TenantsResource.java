@@ -231,8 +231,8 @@ public class TenantsResource {
     }
 
     /**
-     * The decisions this replica executed for the tenant, newest first (the leader has them; a standby has those
-     * from before it stood by, if any). 404 when the tenant is unknown.
+     * The decisions this replica executed for the tenant, newest first (the replica owning its shard has them; another
+     * replica has those from when it owned it, if any). 404 when the tenant is unknown.
      *
      * @param limit at most this many, 1 to {@code tenantplane.decisions.ring-size}; default {@value #DEFAULT_LIMIT}
      */

@@ -23,8 +23,8 @@ class BearerTokenTest {
     @Inject
     WebTarget target;
 
-    private Response leader(String authorization) {
-        var request = target.path("/leader").request();
+    private Response shards(String authorization) {
+        var request = target.path("/shards").request();
         if (authorization != null) {
             request = request.header(HttpHeaders.AUTHORIZATION, authorization);
         }
@@ -33,7 +33,7 @@ class BearerTokenTest {
 
     @Test
     void restWithoutATokenIsRefusedWithProblemDetails() {
-        Response r = leader(null);
+        Response r = shards(null);
 
         assertEquals(401, r.getStatus());
         assertEquals(Problem.MEDIA_TYPE, r.getMediaType().toString());
@@ -46,18 +46,18 @@ class BearerTokenTest {
 
     @Test
     void restWithAWrongTokenIsRefused() {
-        assertEquals(401, leader("Bearer not-the-token").getStatus());
-        assertEquals(401, leader("Basic " + TokenFileExtension.TOKEN).getStatus());
+        assertEquals(401, shards("Bearer not-the-token").getStatus());
+        assertEquals(401, shards("Basic " + TokenFileExtension.TOKEN).getStatus());
     }
 
     @Test
     void restWithTheTokenAnswersWithJson() {
-        Response r = leader("Bearer " + TokenFileExtension.TOKEN);
+        Response r = shards("Bearer " + TokenFileExtension.TOKEN);
 
         assertEquals(200, r.getStatus());
         JsonObject view = r.readEntity(JsonObject.class);
-        assertEquals("tenantplane-system/tenantplane-service-leader", view.getString("lease"));
-        assertEquals(false, view.getBoolean("leader"));
+        assertEquals(32, view.getInt("count"));
+        assertEquals(0, view.getInt("owned"), "the host does not answer: no shard is owned");
     }
 
     @Test
@@ -70,8 +70,8 @@ class BearerTokenTest {
     void aRotatedTokenTakesEffectWithoutRestart() throws IOException {
         Files.writeString(TokenFileExtension.file(), "second-token");
         try {
-            assertEquals(401, leader("Bearer " + TokenFileExtension.TOKEN).getStatus());
-            assertEquals(200, leader("Bearer second-token").getStatus());
+            assertEquals(401, shards("Bearer " + TokenFileExtension.TOKEN).getStatus());
+            assertEquals(200, shards("Bearer second-token").getStatus());
         } finally {
             Files.writeString(TokenFileExtension.file(), TokenFileExtension.TOKEN);
         }

@@ -83,8 +83,8 @@ class InstallManifestTest {
                 "ServiceAccount/tenantplane-service",
                 "ClusterRole/tenantplane-service",
                 "ClusterRoleBinding/tenantplane-service",
-                "Role/tenantplane-service-leader-election",
-                "RoleBinding/tenantplane-service-leader-election",
+                "Role/tenantplane-service-shard-leases",
+                "RoleBinding/tenantplane-service-shard-leases",
                 "Deployment/tenantplane-service",
                 "Service/tenantplane-service",
                 "PodDisruptionBudget/tenantplane-service")), found);
@@ -243,12 +243,13 @@ class InstallManifestTest {
     }
 
     @Test
-    void leasesAreGrantedOnlyInTheServiceNamespaceWithTheVerbsTheElectorUses() {
+    void leasesAreGrantedOnlyInTheServiceNamespaceWithTheVerbsTheShardLeasesUse() {
         Map<String, Object> role = one("Role");
         assertEquals(NAMESPACE, map(role.get("metadata")).get("namespace"));
         var expected = new TreeSet<String>();
-        // LeaseElector reads, creates and replaces (conflict-checked) its Lease; nothing else.
-        grant(expected, "coordination.k8s.io", "leases", List.of("get", "create", "update"));
+        // ShardLeases lists the installation's Leases, creates, replaces (conflict-checked) and deletes member Leases;
+        // RbacFromCodeTest derives the same verbs from the calls made.
+        grant(expected, "coordination.k8s.io", "leases", List.of("list", "create", "update", "delete"));
         assertEquals(expected, grants(role));
     }
 

@@ -20,6 +20,7 @@ import io.tenantplane.observe.EventObserver;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.sync.ShardLeases;
 import io.tenantplane.testkit.FaultRule;
 import io.tenantplane.testkit.KubeApiServer;
 import java.io.IOException;
@@ -47,7 +48,7 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * Least privilege, derived from the code rather than from a list: one replica, wired as the service wires it (elector,
- * reconciler informers, the SDK Syncer on the leader, the kubeconfig-Secret tenant connector, Events, the explain
+ * reconciler informers, the SDK Syncer and its shard Leases, the kubeconfig-Secret tenant connector, Events, the explain
  * reads of the REST API), runs a tenant's whole life on an in-process host: a shared sqlite tenant and a dedicated
  * etcd tenant that syncs every namespaced kind, drift repaired, a source deleted, the shared tenant migrated to
  * dedicated mode, an Event series and a conflict on it, then both TenantClusters deleted. Every request the service's own clients send is recorded as the RBAC
@@ -315,13 +316,13 @@ class RbacFromCodeTest {
         return hostKube;
     }
 
-    /** One replica wired as the service wires it, every client recording; it leads when this returns. */
-    private record Replica(TenantPlane plane, ApiClient hostClient, Reconciler reconciler, LeaseElector elector)
+    /** One replica wired as the service wires it, every client recording; it owns every shard when this returns. */
+    private record Replica(TenantPlane plane, ApiClient hostClient, Reconciler reconciler, ShardLeases leases)
             implements AutoCloseable {
         @Override
         public void close() {
-            elector.close();
             reconciler.close();
+            leases.close();
         }
     }
 
@@ -345,24 +346,15 @@ class RbacFromCodeTest {
                 .reportingInstance("replica-a").build();
         Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
                 new ServiceStatus(Clock.systemUTC()));
-        LeaseElector elector = new LeaseElector(new CoordinationV1Api(recording(settings.lease().renewDeadline())),
-                settings.lease(), new LeaseElector.Listener() {
-                    @Override
-                    public void startedLeading() {
-                        reconciler.lead();
-                    }
-
-                    @Override
-                    public void stoppedLeading() {
-                        reconciler.standBy();
-                    }
+        ShardLeases leases = Sharding.leases(settings, new CoordinationV1Api(recording(
+                settings.lease().renewDeadline())), reconciler, new ShardLeases.Listener() {
                 });
-        Replica replica = new Replica(plane, hostClient, reconciler, elector);
-        reconciler.start();
-        elector.start();
-        if (!Kube.eventually(SYNC, reconciler::leading)) {
+        Replica replica = new Replica(plane, hostClient, reconciler, leases);
+        reconciler.start(leases::owns);
+        leases.start();
+        if (!Kube.eventually(SYNC, () -> leases.view().owned() == leases.count())) {
             replica.close();
-            fail("the replica leads");
+            fail("the replica owns every shard");
         }
         return replica;
     }

@@ -121,7 +121,7 @@ class ReconcileOnHostTest {
             assertEquals(200, target.path(path).request().get().getStatus(), path);
         }
         jakarta.json.JsonObject data = Probes.check(ready, "host").getJsonObject("data");
-        assertTrue(data.getBoolean("leader"));
+        assertEquals(32, data.getInt("shardsOwned"), "alone, the replica owns every shard");
         assertEquals("ready", data.getString(Reconciler.GATE));
         jakarta.json.JsonObject live = target.path("/health/live").request().get(jakarta.json.JsonObject.class);
         assertTrue(Probes.check(live, "work-loops").getJsonObject("data").getString(Reconciler.LOOP)
@@ -140,7 +140,7 @@ class ReconcileOnHostTest {
         assertTrue(sample(metrics, "tenantplane_pass_duration_seconds_sum", "tenant=\"dev\"") > 0, metrics);
         assertTrue(sample(metrics, ServiceMetrics.API_ERRORS, "code=\"500\"") >= 1,
                 "the refused ConfigMap create was counted");
-        assertEquals(1.0, sample(metrics, ServiceMetrics.LEADER));
+        assertEquals(32.0, sample(metrics, ServiceMetrics.SHARDS_HELD), "alone, the replica owns every shard");
         sample(metrics, ServiceMetrics.WORKQUEUE_DEPTH);
         assertEquals(0.0, sample(metrics, ServiceMetrics.EVENTS_DROPPED), "no Event was dropped");
         double tenants = 0;

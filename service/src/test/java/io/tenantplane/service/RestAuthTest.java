@@ -85,7 +85,7 @@ class RestAuthTest {
         assertEquals(List.of("team-dev/a", "team-slow/b"), tenants(viewer));
         assertEquals(200, get("/tenants/team-slow/b", viewer, Map.of()).getStatus());
         assertEquals(200, get("/tenants/team-dev/a/decisions", viewer, Map.of()).getStatus());
-        assertEquals(200, get("/leader", viewer, Map.of()).getStatus());
+        assertEquals(200, get("/shards", viewer, Map.of()).getStatus());
         assertEquals(404, get("/trace", viewer, Map.of("kind", "Pod", "namespace", "team-slow", "name",
                 "nginx-x-default-x-b")).getStatus(), "authorised, then not found");
     }
@@ -106,7 +106,7 @@ class RestAuthTest {
                 "name", "nginx-x-default-x-b")), 403);
         assertTrue(Json.string(trace, "detail").contains("get pods \"nginx-x-default-x-b\" in namespace"
                 + " \"team-slow\""), trace.toString());
-        problem(get("/leader", teamDevOnly, Map.of()), 403);
+        problem(get("/shards", teamDevOnly, Map.of()), 403);
     }
 
     @Test
@@ -115,7 +115,7 @@ class RestAuthTest {
         assertEquals(List.of(), tenants(nobody));
         problem(get("/tenants/team-dev/a", nobody, Map.of()), 403);
         problem(get("/tenants/team-dev/nothing-here", nobody, Map.of()), 403);
-        problem(get("/leader", nobody, Map.of()), 403);
+        problem(get("/shards", nobody, Map.of()), 403);
     }
 
     @Test
@@ -126,7 +126,7 @@ class RestAuthTest {
         JsonObject forged = problem(get("/tenants", viewer.substring(0, viewer.length() - 4) + "AAAA", Map.of()), 401);
         assertTrue(Json.string(forged, "detail").contains("does not accept"), forged.toString());
         problem(get("/tenants", "not-a-jwt", Map.of()), 401);
-        problem(get("/leader", "", Map.of()), 401);
+        problem(get("/shards", "", Map.of()), 401);
 
         for (String path : List.of("/health/live", "/health/started", "/metrics")) {
             assertEquals(200, get(path, null, Map.of()).getStatus(), path);

@@ -22,7 +22,7 @@ class RestAuthUnreachableTest {
 
     @Test
     void anUnreviewableTokenIsRefusedWith503AndAProblemNamingTheCause() {
-        for (String path : java.util.List.of("/tenants", "/leader", "/tenants/team-dev/dev")) {
+        for (String path : java.util.List.of("/tenants", "/shards", "/tenants/team-dev/dev")) {
             Response r = target.path(path).request().header(HttpHeaders.AUTHORIZATION, "Bearer some-token").get();
             assertEquals(503, r.getStatus(), path);
             assertEquals(Problem.MEDIA_TYPE, r.getMediaType().toString());

@@ -49,10 +49,11 @@ class RunnableJarIT {
 
             HttpResponse<String> live = get(port, "/health/live");
             assertEquals(200, live.statusCode(), live.body());
-            assertTrue(live.body().contains("lease-elector"), live.body());
+            assertTrue(live.body().contains("shard-leases"), live.body());
 
             String metrics = get(port, "/metrics").body();
-            for (String name : List.of(ServiceMetrics.LEADER, ServiceMetrics.WORKQUEUE_DEPTH)) {
+            for (String name : List.of(ServiceMetrics.SHARDS_HELD, ServiceMetrics.SHARDS,
+                    ServiceMetrics.WORKQUEUE_DEPTH)) {
                 assertTrue(metrics.contains("\n" + name + "{"), () -> name + " missing in\n" + metrics);
             }
         } finally {
@@ -64,7 +65,7 @@ class RunnableJarIT {
     }
 
     @Test
-    void packagedJarTalksToTheHostApiWithItsOwnLibsTakesTheLeaseAndIsReady() throws Exception {
+    void packagedJarTalksToTheHostApiWithItsOwnLibsTakesEveryShardAndIsReady() throws Exception {
         try (KubeApiServer host = KubeApiServer.builder().namespaces("default", "tenantplane-system").build().start()) {
             Kube.at(host.url()).installCrds();
             int port = freePort();
@@ -72,11 +73,11 @@ class RunnableJarIT {
                     "-Dtenantplane.host.url=" + host.url(), "-Dtenantplane.lease.identity=packaged-replica");
             try {
                 HttpResponse<String> ready = awaitHttp(service, port, "/health/ready", 200);
-                assertTrue(ready.body().contains("\"leader\":true"), ready.body());
-                assertTrue(ready.body().contains("\"holder\":\"packaged-replica\""), ready.body());
+                assertTrue(ready.body().contains("\"identity\":\"packaged-replica\""), ready.body());
                 assertTrue(ready.body().contains("\"informers\":\"ready\""), ready.body());
+                assertTrue(Kube.eventually(Duration.ofSeconds(10), () -> bodyOf(port, "/metrics").contains(
+                        "\ntenantplane_shards_held{mp_scope=\"application\",} 32.0")), "the replica owns all 32 shards");
                 String metrics = get(port, "/metrics").body();
-                assertTrue(metrics.contains("\ntenantplane_leader{mp_scope=\"application\",} 1.0"), metrics);
                 assertTrue(metrics.contains("\ntenantplane_tenants{mp_scope=\"application\",phase=\"Ready\",} 0.0"),
                         metrics);
                 HttpResponse<String> anonymous = get(port, "/tenants");
@@ -89,10 +90,15 @@ class RunnableJarIT {
                 service.destroy();
             }
             assertTrue(service.waitFor(30, TimeUnit.SECONDS), "stops within 30s of SIGTERM");
-            V1Lease lease = new CoordinationV1Api(Config.fromUrl(host.url(), false))
-                    .readNamespacedLease("tenantplane-service-leader", "tenantplane-system").execute();
-            assertNull(lease.getSpec().getHolderIdentity(), () -> "SIGTERM released the Lease for the standby; log:\n"
-                    + readLog(workDir.resolve("host.log")));
+            var leases = new CoordinationV1Api(Config.fromUrl(host.url(), false));
+            for (int i = 0; i < 32; i++) {
+                V1Lease lease = leases.readNamespacedLease("tenantplane-service-shard-" + i, "tenantplane-system")
+                        .execute();
+                assertNull(lease.getSpec().getHolderIdentity(), () -> "SIGTERM released every shard for the other"
+                        + " replicas; log:\n" + readLog(workDir.resolve("host.log")));
+            }
+            assertEquals(32, leases.listNamespacedLease("tenantplane-system").execute().getItems().size(),
+                    "the member Lease is deleted on SIGTERM");
         }
     }
 

@@ -3,7 +3,6 @@ package io.tenantplane.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
@@ -19,10 +18,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The service against a host API server that answers: it leads, is ready, and its seams reach health and metrics. */
+/**
+ * The service against a host API server that answers: alone, it owns every shard, is ready, and its seams reach
+ * health and metrics.
+ */
 @ExtendWith(HostServerExtension.class)
 @HelidonTest
-@AddBean(LeadershipRecorder.class)
+@AddConfig(key = "tenantplane.shards", value = "8")
 @AddConfig(key = "tenantplane.lease.identity", value = "tenantplane-service-0")
 @AddConfig(key = "tenantplane.lease.retry-period", value = "PT0.5S")
 class ServiceOnHostTest {
@@ -33,34 +35,40 @@ class ServiceOnHostTest {
     ServiceStatus status;
     @Inject
     ServiceMetrics metrics;
-    @Inject
-    LeadershipRecorder recorder;
-
     private JsonObject awaitLeaderReady() throws InterruptedException {
         return Probes.await(target, "/health/ready", Duration.ofSeconds(10), r -> r.getStatus() == 200
-                && Probes.check(r.readEntity(JsonObject.class), "host").getJsonObject("data").getBoolean("leader"),
-                "ready as leader");
+                && Probes.check(r.readEntity(JsonObject.class), "host").getJsonObject("data")
+                        .getInt("shardsOwned") == 8, "ready, owning every shard");
     }
 
     @Test
-    void aSingleReplicaTakesTheLeaseAndIsReadyAsLeader() throws Exception {
+    void aSingleReplicaTakesEveryShardLeaseAndIsReady() throws Exception {
         JsonObject ready = awaitLeaderReady();
 
         JsonObject data = Probes.check(ready, "host").getJsonObject("data");
         assertEquals("UP", ready.getString("status"));
         assertEquals("tenantplane-service-0", data.getString("identity"));
-        assertEquals("tenantplane-service-0", data.getString("holder"));
         assertEquals("reachable", data.getString("hostApi"));
 
-        V1Lease lease = new CoordinationV1Api(Config.fromUrl(HostServerExtension.server().url(), false))
-                .readNamespacedLease("tenantplane-service-leader", "tenantplane-system").execute();
-        assertEquals("tenantplane-service-0", lease.getSpec().getHolderIdentity());
+        var api = new CoordinationV1Api(Config.fromUrl(HostServerExtension.server().url(), false));
+        for (int i = 0; i < 8; i++) {
+            V1Lease lease = api.readNamespacedLease("tenantplane-service-shard-" + i, "tenantplane-system").execute();
+            assertEquals("tenantplane-service-0", lease.getSpec().getHolderIdentity());
+        }
+        assertEquals("tenantplane-service-0", api.readNamespacedLease("tenantplane-service-member-tenantplane-service-0",
+                "tenantplane-system").execute().getSpec().getHolderIdentity());
 
-        assertEquals(List.of(new LeadershipChanged(true, "tenantplane-service-0")), recorder.events(),
-                "the reconcile loop hears about leadership as a CDI event");
-        JsonObject leader = target.path("/leader").request()
+        JsonObject shards = target.path("/shards").request()
                 .header("Authorization", "Bearer " + HostServerExtension.host().viewerToken()).get(JsonObject.class);
-        assertTrue(leader.getBoolean("leader"));
+        assertEquals(8, shards.getInt("count"));
+        assertEquals(8, shards.getInt("owned"));
+        assertEquals(8, shards.getInt("fairShare"));
+        assertEquals(List.of("tenantplane-service-0"), shards.getJsonArray("members").getValuesAs(
+                jakarta.json.JsonString::getString));
+        JsonObject first = shards.getJsonArray("shards").getJsonObject(0);
+        assertEquals("tenantplane-system/tenantplane-service-shard-0", first.getString("lease"));
+        assertEquals("HELD", first.getString("state"));
+        assertTrue(first.getBoolean("owned"));
     }
 
     @Test
@@ -84,8 +92,10 @@ class ServiceOnHostTest {
 
         String text = target.path("/metrics").request(MediaType.TEXT_PLAIN).get(String.class);
 
-        assertTrue(text.contains("\n# TYPE tenantplane_leader gauge\n"), text);
-        assertTrue(text.contains("\ntenantplane_leader{mp_scope=\"application\",} 1.0\n"), text);
+        assertTrue(text.contains("\n# TYPE tenantplane_shards_held gauge\n"), text);
+        assertTrue(text.contains("\ntenantplane_shards_held{mp_scope=\"application\",} 8.0\n"), text);
+        assertTrue(text.contains("\ntenantplane_shards{mp_scope=\"application\",} 8.0\n"), text);
+        assertTrue(text.contains("\ntenantplane_shard_members{mp_scope=\"application\",} 1.0\n"), text);
         assertTrue(text.contains("\ntenantplane_workqueue_depth{mp_scope=\"application\",} 7.0\n"), text);
         assertTrue(text.contains("\n# TYPE tenantplane_api_errors_total counter\n"), text);
         assertTrue(text.contains("\ntenantplane_api_errors_total{code=\"503\",mp_scope=\"application\",} 1.0\n"), text);
@@ -125,7 +135,7 @@ class ServiceOnHostTest {
             assertEquals(503, stalled.getStatus());
             JsonObject data = Probes.check(stalled.readEntity(JsonObject.class), "work-loops").getJsonObject("data");
             assertTrue(data.getString("test-loop").startsWith("stalled"), data.toString());
-            assertTrue(data.getString("lease-elector").startsWith("beating"), data.toString());
+            assertTrue(data.getString("shard-leases").startsWith("beating"), data.toString());
             assertTrue(data.getString(Reconciler.LOOP).startsWith("beating"), data.toString());
         }
         assertEquals(200, target.path("/health/live").request().get().getStatus(), "a closed loop no longer counts");

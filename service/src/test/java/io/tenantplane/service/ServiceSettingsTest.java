@@ -54,7 +54,7 @@ class ServiceSettingsTest {
         assertTrue(s.watchesAllNamespaces());
         assertEquals(Duration.ofMinutes(5), s.resyncInterval());
         assertEquals(4, s.concurrency());
-        assertEquals(new ServiceSettings.Lease("tenantplane-service-leader", "tenantplane-system", "random-id",
+        assertEquals(new ServiceSettings.Lease("tenantplane-service", "tenantplane-system", "random-id", 32,
                 Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2)), s.lease());
         assertEquals(500, s.decisionRingSize());
         assertEquals(4, s.writeConcurrency());

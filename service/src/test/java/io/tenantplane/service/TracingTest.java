@@ -22,19 +22,19 @@ class TracingTest {
 
     @Test
     void requestSpansAreExportedOverOtlpHttpOnceTheStandardSettingsAskForIt() throws InterruptedException {
-        assertEquals(200, target.path("/leader").request().get().getStatus());
+        assertEquals(200, target.path("/shards").request().get().getStatus());
 
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (System.nanoTime() < deadline) {
             for (OtlpCollectorExtension.Export e : OtlpCollectorExtension.EXPORTS) {
-                if (e.path().equals("/v1/traces") && e.mentions("/leader")) {
+                if (e.path().equals("/v1/traces") && e.mentions("/shards")) {
                     assertEquals("application/x-protobuf", e.contentType());
                     return;
                 }
             }
             Thread.sleep(50);
         }
-        fail("no span for /leader reached the collector; exports: " + OtlpCollectorExtension.EXPORTS.stream()
+        fail("no span for /shards reached the collector; exports: " + OtlpCollectorExtension.EXPORTS.stream()
                 .map(e -> e.path() + " " + e.body().length + "B").toList());
     }
 }

@@ -1,7 +1,6 @@
 package io.tenantplane.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
@@ -34,18 +33,18 @@ class UnreachableHostTest {
 
         assertEquals("DOWN", ready.getString("status"));
         JsonObject data = Probes.check(ready, "host").getJsonObject("data");
-        assertFalse(data.getBoolean("leader"));
+        assertEquals(0, data.getInt("shardsOwned"));
         assertTrue(data.getString("hostApi").startsWith("no answer from the host API: ConnectException"),
                 data.toString());
 
         Response live = target.path("/health/live").request().get();
         assertEquals(200, live.getStatus());
         JsonObject liveData = Probes.check(live.readEntity(JsonObject.class), "work-loops").getJsonObject("data");
-        assertTrue(liveData.getString("lease-elector").startsWith("beating"), liveData.toString());
+        assertTrue(liveData.getString("shard-leases").startsWith("beating"), liveData.toString());
     }
 
     @Test
-    void failedCallsAreCountedUnderCodeZeroAndNoReplicaLeads() throws InterruptedException {
+    void failedCallsAreCountedUnderCodeZeroAndNoShardIsOwned() throws InterruptedException {
         Probes.awaitFailedElectorRound(target);
 
         String metrics = target.path("/metrics").request(MediaType.TEXT_PLAIN).get(String.class);
@@ -54,6 +53,6 @@ class UnreachableHostTest {
                 + "([0-9.]+)$").matcher(metrics);
         assertTrue(errors.find(), metrics);
         assertTrue(Double.parseDouble(errors.group(1)) >= 1.0, errors.group());
-        assertTrue(metrics.contains("\ntenantplane_leader{mp_scope=\"application\",} 0.0\n"), metrics);
+        assertTrue(metrics.contains("\ntenantplane_shards_held{mp_scope=\"application\",} 0.0\n"), metrics);
     }
 }

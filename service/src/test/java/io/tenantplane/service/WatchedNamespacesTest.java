@@ -45,8 +45,7 @@ class WatchedNamespacesTest {
             var reconciler = new Reconciler(settings, clients.newWatchClient(), plane,
                     new ServiceStatus(Clock.systemUTC()));
             try {
-                reconciler.start();
-                reconciler.lead();
+                reconciler.start(t -> true);
                 hostKube.createAll(Kube.exampleTenant("team-b", "b"));
                 hostKube.createAll(Kube.exampleTenant("team-a", "a"));
 
