@@ -85,7 +85,7 @@ public final class TenantPlane {
         all.add(ring);
         if (b.hostClient != null && b.recordEvents) {
             this.events = EventObserver.builder().client(b.hostClient).clock(b.clock)
-                    .reportingInstance(b.reportingInstance).build();
+                    .reportingInstance(b.reportingInstance).shards(b.shards).build();
             all.add(events);
         } else {
             this.events = null;
@@ -476,6 +476,7 @@ public final class TenantPlane {
         private int ringCapacity = 200;
         private boolean recordEvents = true;
         private String reportingInstance = "tenantplane";
+        private int shards;
         private int maxAttempts = 5;
         private Duration initialBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(2);
@@ -531,6 +532,18 @@ public final class TenantPlane {
         /** Whether decisions become Events on the TenantCluster (default true; needs the host client). */
         public Builder recordEvents(boolean recordEvents) {
             this.recordEvents = recordEvents;
+            return this;
+        }
+
+        /**
+         * Labels the decision Events with their tenant's shard among {@code count} ({@code tenantplane.io/shard}, as
+         * {@link io.tenantplane.sync.ShardLeases} assigns them); default 0, no label.
+         */
+        public Builder shards(int count) {
+            if (count < 0) {
+                throw new IllegalArgumentException("shards must not be negative, got " + count);
+            }
+            this.shards = count;
             return this;
         }
 

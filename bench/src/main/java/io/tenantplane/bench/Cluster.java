@@ -51,7 +51,8 @@ final class Cluster {
             "TenantCluster", new String[] {"/apis/tenantplane.io/v1alpha1", "tenantclusters", "ns"},
             "SyncPolicy", new String[] {"/apis/tenantplane.io/v1alpha1", "syncpolicies", "ns"},
             "IsolationProfile", new String[] {"/apis/tenantplane.io/v1alpha1", "isolationprofiles", "ns"},
-            "CustomResourceDefinition", new String[] {"/apis/apiextensions.k8s.io/v1", "customresourcedefinitions", ""});
+            "CustomResourceDefinition", new String[] {"/apis/apiextensions.k8s.io/v1", "customresourcedefinitions", ""},
+            "Lease", new String[] {"/apis/coordination.k8s.io/v1", "leases", "ns"});
 
     private Cluster() {
     }
@@ -159,10 +160,34 @@ final class Cluster {
         return collectionPath(kind, namespace) + "/" + name;
     }
 
+    /**
+     * Creates {@code o}. When the connection breaks before an answer (the client can reuse a kept-alive connection
+     * the loaded server has just closed), looks whether it was created, and creates it once more if not.
+     */
     static JsonObject create(String base, JsonObject o) {
-        return call(base, "POST", collectionPath(Json.string(o, "kind"), Json.string(o, "metadata", "namespace")), o)
-                .ok("create " + Json.string(o, "kind") + " " + Json.string(o, "metadata", "name"));
+        String kind = Json.string(o, "kind");
+        String ns = Json.string(o, "metadata", "namespace");
+        String name = Json.string(o, "metadata", "name");
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call(base, "POST", collectionPath(kind, ns), o).ok("create " + kind + " " + name);
+            } catch (UncheckedIOException e) {
+                if (attempt == STALE_CONNECTION_ATTEMPTS) {
+                    throw e;
+                }
+                Reply there = name == null ? new Reply(404, null) : get(base, kind, ns, name);
+                if (there.code() == 200) {
+                    return there.body();
+                }
+            }
+        }
     }
+
+    /**
+     * How often a request is sent again when its connection broke before an answer: the JDK server closes idle
+     * connections beyond its limit while the client's pool still holds them, and each try drops one of them.
+     */
+    private static final int STALE_CONNECTION_ATTEMPTS = 10;
 
     static Reply get(String base, String kind, String namespace, String name) {
         return call(base, "GET", objectPath(kind, namespace, name), null);
@@ -192,7 +217,7 @@ final class Cluster {
         b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(Json.gson().toJson(body)));
         try {
-            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = sendRetryingReads(b.build());
             String text = r.body();
             return new Reply(r.statusCode(), text == null || text.isBlank() ? null : parse(text));
         } catch (IOException e) {
@@ -200,6 +225,19 @@ final class Cluster {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static HttpResponse<String> sendRetryingReads(HttpRequest request)
+            throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (IOException e) {
+                if (!request.method().equals("GET") || attempt == STALE_CONNECTION_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
     }
 

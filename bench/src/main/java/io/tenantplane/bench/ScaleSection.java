@@ -75,7 +75,8 @@ final class ScaleSection {
         List<Process> probes = new ArrayList<>();
         List<OutputStream> ins = new ArrayList<>();
         List<BufferedReader> outs = new ArrayList<>();
-        try (OutputStream serversIn = servers.getOutputStream()) {
+        OutputStream serversIn = servers.getOutputStream();
+        try {
             String urls = new BufferedReader(new InputStreamReader(servers.getInputStream(), StandardCharsets.UTF_8))
                     .readLine();
             if (urls == null) {
@@ -97,8 +98,8 @@ final class ScaleSection {
             List<JsonObject> baselines = ask(ins, outs, "baseline");
             long t0 = System.nanoTime();
             for (int i = 0; i < c.tenants(); i++) {
-                Cluster.create(host, Cluster.tenantResources(FootprintServers.tenant(i),
-                        FootprintServers.hostNamespace(i)).get(2));
+                Cluster.create(host, Cluster.tenantResources(FootprintServers.tenant(i), FootprintServers.hostNamespace(i))
+                        .get(2));
             }
             int expected = c.tenants() * c.objects();
             if (!Cluster.await(Duration.ofMinutes(10), Duration.ofMillis(250),
@@ -123,6 +124,8 @@ final class ScaleSection {
                     p.destroyForcibly();
                 }
             }
+            // The servers stop when their input closes: after the replicas have handed their shards over.
+            serversIn.close();
             if (!servers.waitFor(30, TimeUnit.SECONDS)) {
                 servers.destroy();
             }

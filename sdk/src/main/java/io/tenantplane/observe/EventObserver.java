@@ -106,6 +106,7 @@ public final class EventObserver implements Observer, AutoCloseable {
     private boolean closed;
     private long dropped;
     private long failed;
+    private final int shards;
 
     private EventObserver(Builder b) {
         this.applier = Applier.builder().client(b.client).maxAttempts(3)
@@ -118,6 +119,7 @@ public final class EventObserver implements Observer, AutoCloseable {
         this.aggregateAfter = b.aggregateAfter;
         this.aggregationWindow = b.aggregationWindow;
         this.queueCapacity = b.queueCapacity;
+        this.shards = b.shards;
     }
 
     /** A builder; {@link Builder#client(ApiClient)} (the host cluster) and {@link Builder#clock(Clock)} are required. */
@@ -423,6 +425,9 @@ public final class EventObserver implements Observer, AutoCloseable {
         meta.addProperty("name", e.name);
         meta.addProperty("namespace", e.tenant.namespace());
         Json.child(meta, "labels").addProperty("tenantplane.io/tenant", e.tenant.name());
+        if (shards > 0) {
+            Json.child(meta, "labels").addProperty(Builder.SHARD_LABEL, Integer.toString(e.tenant.shard(shards)));
+        }
         ev.addProperty("eventTime", MICRO_TIME.format(e.first));
         ev.addProperty("reportingController", reportingController);
         ev.addProperty("reportingInstance", reportingInstance);
@@ -630,6 +635,7 @@ public final class EventObserver implements Observer, AutoCloseable {
         private int aggregateAfter = 10;
         private Duration aggregationWindow = Duration.ofMinutes(10);
         private int queueCapacity = 1024;
+        private int shards;
 
         private Builder() {
         }
@@ -657,6 +663,21 @@ public final class EventObserver implements Observer, AutoCloseable {
             this.reportingInstance = nonBlank(reportingInstance, "reportingInstance");
             return this;
         }
+
+        /**
+         * Labels every Event {@value #SHARD_LABEL} with its tenant's {@link TenantKey#shard shard} among
+         * {@code count} (default 0: no label), so a sharded installation's decisions can be selected by shard.
+         */
+        public Builder shards(int count) {
+            if (count < 0) {
+                throw new IllegalArgumentException("shards must not be negative, got " + count);
+            }
+            this.shards = count;
+            return this;
+        }
+
+        /** The label naming an Event's shard. */
+        public static final String SHARD_LABEL = "tenantplane.io/shard";
 
         /**
          * The least time between two writes of one Event's {@code series} (default 1 minute); repeats in between are

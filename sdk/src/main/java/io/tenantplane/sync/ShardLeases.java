@@ -279,7 +279,7 @@ public final class ShardLeases implements AutoCloseable {
 
     /** The shard of {@code tenant} among {@code count}: FNV-1a of {@code namespace/name}, stable across releases. */
     public static int shardOf(TenantKey tenant, int count) {
-        return (int) Long.remainderUnsigned(fnv(tenant.namespace() + "/" + tenant.name()), count);
+        return tenant.shard(count);
     }
 
     /** The shard of {@code tenant} in this installation. */
@@ -308,6 +308,11 @@ public final class ShardLeases implements AutoCloseable {
      */
     public boolean owns(TenantKey tenant) {
         return owned(shards[shardOf(tenant)]);
+    }
+
+    /** True while this replica holds {@code shard} within its renew deadline. */
+    public boolean ownsShard(int shard) {
+        return owned(shards[shard]);
     }
 
     private boolean owned(Shard s) {

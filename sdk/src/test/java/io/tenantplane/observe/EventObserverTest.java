@@ -95,6 +95,24 @@ class EventObserverTest {
     }
 
     @Test
+    void eventsOfAShardedInstallationAreLabelledWithTheTenantsShard() {
+        EventObserver events = observer().shards(32).build();
+        events.decision(DEV, created("web"));
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+        JsonObject written = events().get(0);
+        assertEquals(Integer.toString(DEV.shard(32)), Json.string(written, "metadata", "labels",
+                EventObserver.Builder.SHARD_LABEL));
+        assertEquals(io.tenantplane.sync.ShardLeases.shardOf(DEV, 32), DEV.shard(32), "the shard the Leases own");
+
+        EventObserver unsharded = observer().build();
+        unsharded.decision(new TenantKey("team-dev", "other"), created("web"));
+        assertTrue(unsharded.flush(Duration.ofSeconds(10)));
+        assertTrue(events().stream().filter(e -> "other".equals(Json.string(e, "metadata", "labels",
+                "tenantplane.io/tenant"))).allMatch(e -> Json.string(e, "metadata", "labels",
+                EventObserver.Builder.SHARD_LABEL) == null), "no shard label by default");
+    }
+
+    @Test
     void theBuilderNamesWhatIsMissingOrWrong() {
         assertTrue(assertThrows(IllegalStateException.class, () -> EventObserver.builder().build()).getMessage()
                 .contains("client"));

@@ -141,6 +141,14 @@ class ShardLeasesTest {
         for (int n : perShard) {
             assertTrue(n > 50 && n < 150, "tenants spread over the shards: " + java.util.Arrays.toString(perShard));
         }
+        // Names that differ only in digits, namespace and name alike (FNV-1a alone put 60 of these 300 in one shard).
+        int[] similar = new int[32];
+        for (int i = 0; i < 300; i++) {
+            similar[ShardLeases.shardOf(new TenantKey("team-" + i, "t" + i), 32)]++;
+        }
+        for (int n : similar) {
+            assertTrue(n >= 2 && n <= 19, "similar names spread too: " + java.util.Arrays.toString(similar));
+        }
         // Namespace and name are separated: "a/bc" and "ab/c" are different tenants.
         assertEquals(ShardLeases.shardOf(new TenantKey("a", "bc"), 1 << 30) == ShardLeases.shardOf(
                 new TenantKey("ab", "c"), 1 << 30), false);

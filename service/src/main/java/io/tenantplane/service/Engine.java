@@ -59,6 +59,7 @@ public class Engine {
                             .observer(observer)
                             .decisionRingCapacity(settings.decisionRingSize())
                             .reportingInstance(settings.lease().identity())
+                            .shards(settings.lease().shards())
                             .writeConcurrency(settings.writeConcurrency())
                             .hostWriteRate(io.tenantplane.apply.WriteRate.of(settings.hostQps(),
                                     settings.hostBurst()))

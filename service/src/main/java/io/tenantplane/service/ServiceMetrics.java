@@ -19,7 +19,8 @@ import org.eclipse.microprofile.metrics.annotation.RegistryScope;
  *
  * <ul>
  *   <li>{@value #SHARDS_HELD}: shards this replica owns (writes for); {@value #SHARDS}: shards of the installation;
- *       {@value #SHARD_MEMBERS}: live replicas this one sees. They succeed {@code tenantplane_leader}: a replica
+ *       {@value #SHARD_MEMBERS}: live replicas this one sees; {@value #SHARD_OWNED}{@code {shard}}: 1 per shard
+ *       this replica owns. They succeed {@code tenantplane_leader}: a replica
  *       writes when {@value #SHARDS_HELD} {@code > 0}, and every tenant has a writer when the sum over replicas of
  *       {@value #SHARDS_HELD} equals {@value #SHARDS}</li>
  *   <li>{@value #WORKQUEUE_DEPTH}: keys waiting in the reconcile work queue</li>
@@ -40,6 +41,8 @@ public class ServiceMetrics {
     public static final String SHARDS_HELD = "tenantplane_shards_held";
     /** Gauge: shards of the installation. */
     public static final String SHARDS = "tenantplane_shards";
+    /** Gauge, per shard: 1 while this replica owns it, else 0. */
+    public static final String SHARD_OWNED = "tenantplane_shard_owned";
     /** Gauge: live replicas this one sees. */
     public static final String SHARD_MEMBERS = "tenantplane_shard_members";
     /** Gauge: reconcile work-queue depth. */
@@ -92,7 +95,15 @@ public class ServiceMetrics {
     }
 
     /** Exports the shard gauges, read when scraped. */
-    public void shards(int count, java.util.function.IntSupplier held, java.util.function.IntSupplier members) {
+    public void shards(int count, java.util.function.IntSupplier held, java.util.function.IntSupplier members,
+                       java.util.function.IntPredicate owns) {
+        for (int i = 0; i < count; i++) {
+            int shard = i;
+            registry.gauge(Metadata.builder().withName(SHARD_OWNED)
+                    .withDescription("1 while this replica owns the shard (writes for its tenants), else 0")
+                    .withUnit(MetricUnits.NONE).build(), () -> owns.test(shard) ? 1 : 0,
+                    new Tag("shard", Integer.toString(shard)));
+        }
         registry.gauge(Metadata.builder().withName(SHARDS_HELD)
                 .withDescription("Shards this replica owns: it writes for their tenants")
                 .withUnit(MetricUnits.NONE).build(), held, java.util.function.IntSupplier::getAsInt);

@@ -142,7 +142,7 @@ public class Sharding {
                 heartbeat.beat();
             }
         });
-        metrics.shards(lease.shards(), () -> view().owned(), () -> view().members().size());
+        metrics.shards(lease.shards(), () -> view().owned(), () -> view().members().size(), l::ownsShard);
         leases = l;
         // SIGTERM can arrive before the runtime has finished starting and can shut the container down; the shards
         // are handed over either way, so no other replica waits for them to expire.

@@ -96,6 +96,7 @@ class ServiceOnHostTest {
         assertTrue(text.contains("\ntenantplane_shards_held{mp_scope=\"application\",} 8.0\n"), text);
         assertTrue(text.contains("\ntenantplane_shards{mp_scope=\"application\",} 8.0\n"), text);
         assertTrue(text.contains("\ntenantplane_shard_members{mp_scope=\"application\",} 1.0\n"), text);
+        assertTrue(text.contains("\ntenantplane_shard_owned{mp_scope=\"application\",shard=\"7\",} 1.0\n"), text);
         assertTrue(text.contains("\ntenantplane_workqueue_depth{mp_scope=\"application\",} 7.0\n"), text);
         assertTrue(text.contains("\n# TYPE tenantplane_api_errors_total counter\n"), text);
         assertTrue(text.contains("\ntenantplane_api_errors_total{code=\"503\",mp_scope=\"application\",} 1.0\n"), text);
