@@ -178,6 +178,25 @@ final class Kube {
                 .getRaw();
     }
 
+    /**
+     * Changes the object named like {@code o} as a user's edit does: reads it, applies {@code change}, writes it
+     * conflict-checked, and on a 409 (a controller wrote it meanwhile, e.g. its status) reads it again and retries.
+     */
+    JsonObject edit(JsonObject o, java.util.function.Consumer<JsonObject> change) {
+        String kind = Json.string(o, "kind");
+        String ns = Json.string(o, "metadata", "namespace");
+        String name = Json.string(o, "metadata", "name");
+        for (int attempt = 1; ; attempt++) {
+            JsonObject current = require(kind, ns, name);
+            change.accept(current);
+            ResourceKind k = kind(Json.string(current, "apiVersion"), kind);
+            KubernetesApiResponse<DynamicKubernetesObject> r = api(k).update(new DynamicKubernetesObject(current));
+            if (r.getHttpStatusCode() != 409 || attempt == 5) {
+                return ok(r, "update " + name).getRaw();
+            }
+        }
+    }
+
     /** Writes {@code o}'s status; a Pod keeps the QoS class the server computed, as a kubelet does. */
     JsonObject updateStatus(JsonObject o) {
         ResourceKind k = kind(Json.string(o, "apiVersion"), Json.string(o, "kind"));

@@ -453,8 +453,8 @@ class RbacFromCodeTest {
                 if (kind.equals("Service") && "kubernetes".equals(Json.string(o, "metadata", "name"))) {
                     continue;
                 }
-                Json.child(o, "metadata", "labels").addProperty("revision", "2");
-                tenant.update(o);
+                // The Syncer may write a Pod's status back meanwhile: edit as a user does, retrying a conflict.
+                tenant.edit(o, x -> Json.child(x, "metadata", "labels").addProperty("revision", "2"));
             }
         }
     }
