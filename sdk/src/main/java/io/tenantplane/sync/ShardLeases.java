@@ -32,7 +32,7 @@ import java.util.stream.IntStream;
  * Shards tenants across the replicas of one installation with {@code coordination.k8s.io/v1} Leases, and no other
  * coordinator.
  *
- * <p>A tenant belongs to shard {@link #shardOf(TenantKey, int) FNV-1a(namespace/name) mod count}; each shard is the
+ * <p>A tenant belongs to shard {@link TenantKey#shard a stable hash of namespace/name mod count}; each shard is the
  * Lease {@code <name>-shard-<i>}. Each replica also renews a member Lease {@code <name>-member-<identity>}; the
  * replicas whose member Lease changed within its duration are the live ones, and each takes free or expired shards up
  * to its fair share {@code ceil(count / live)}, in an order of preference of its own (rendezvous hashing, so shards
@@ -277,7 +277,7 @@ public final class ShardLeases implements AutoCloseable {
         this.thread = Thread.ofPlatform().daemon().name("tenantplane-shard-leases").unstarted(this::run);
     }
 
-    /** The shard of {@code tenant} among {@code count}: FNV-1a of {@code namespace/name}, stable across releases. */
+    /** The shard of {@code tenant} among {@code count}: {@link TenantKey#shard}, stable across releases. */
     public static int shardOf(TenantKey tenant, int count) {
         return tenant.shard(count);
     }

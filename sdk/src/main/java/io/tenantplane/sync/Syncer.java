@@ -498,8 +498,9 @@ public final class Syncer implements AutoCloseable {
     }
 
     /**
-     * Queues a full pass over every known tenant {@code tenants} accepts, e.g. the tenants of a shard this process
-     * has just taken over. Only tenants the ownership predicate accepts are queued.
+     * Queues a full pass over every known tenant {@code tenants} accepts (those with a TenantCluster, and those whose
+     * last pass failed before they could be synced), e.g. the tenants of a shard this process has just taken over.
+     * Only tenants the ownership predicate accepts are queued.
      */
     public void adopt(Predicate<TenantKey> tenants) {
         Set<TenantKey> all = new HashSet<>(this.tenants.keySet());
@@ -551,11 +552,7 @@ public final class Syncer implements AutoCloseable {
                 return;
             }
             // Every tenant with a TenantCluster, also one whose last pass failed before the Syncer could sync it.
-            Set<TenantKey> all = new HashSet<>(tenants.keySet());
-            all.addAll(tenantClusterVersions.keySet());
-            for (TenantKey k : all) {
-                enqueue(new TenantWork(k));
-            }
+            adopt(k -> true);
         }
     }
 

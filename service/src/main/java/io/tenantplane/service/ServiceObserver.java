@@ -11,7 +11,6 @@ import io.tenantplane.apply.Outcome;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Decision;
-import io.tenantplane.sync.ShardLeases;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -71,7 +70,7 @@ public class ServiceObserver implements Observer {
                 .setNoParent()
                 .setAttribute(TENANT, tenant.name())
                 .setAttribute(TENANT_NAMESPACE, tenant.namespace())
-                .setAttribute(SHARD, (long) ShardLeases.shardOf(tenant, settings.lease().shards()))
+                .setAttribute(SHARD, (long) tenant.shard(settings.lease().shards()))
                 .setAttribute(REPLICA, settings.lease().identity())
                 .startSpan();
         return new SpanScope(tenant, span, true);

@@ -58,8 +58,7 @@ public class Sharding {
     static ShardLeases leases(ServiceSettings settings, CoordinationV1Api api, Reconciler reconciler,
                               ShardLeases.Listener also) {
         ServiceSettings.Lease lease = settings.lease();
-        var holder = new ShardLeases[1];
-        ShardLeases l = ShardLeases.builder()
+        return ShardLeases.builder()
                 .api(api)
                 .namespace(lease.namespace())
                 .name(lease.name())
@@ -69,13 +68,13 @@ public class Sharding {
                 .listener(new ShardLeases.Listener() {
                     @Override
                     public void acquired(int shard) {
-                        reconciler.adopt(t -> holder[0].shardOf(t) == shard);
+                        reconciler.adopt(t -> t.shard(lease.shards()) == shard);
                         also.acquired(shard);
                     }
 
                     @Override
                     public boolean released(int shard, boolean lost) throws InterruptedException {
-                        boolean stopped = reconciler.release(t -> holder[0].shardOf(t) == shard,
+                        boolean stopped = reconciler.release(t -> t.shard(lease.shards()) == shard,
                                 lease.renewDeadline());
                         if (stopped) {
                             also.released(shard, lost);
@@ -94,8 +93,6 @@ public class Sharding {
                     }
                 })
                 .build();
-        holder[0] = l;
-        return l;
     }
 
     /** True while this replica owns {@code tenant}'s shard: the Reconciler's ownership predicate. */
@@ -106,7 +103,7 @@ public class Sharding {
 
     /** The shard of {@code tenant}. */
     public int shardOf(TenantKey tenant) {
-        return ShardLeases.shardOf(tenant, settings.lease().shards());
+        return tenant.shard(settings.lease().shards());
     }
 
     /** This replica's identity in the Leases (pod name, or a random id outside a pod). */
