@@ -78,6 +78,8 @@ final class Converger {
     private final Map<TenantKey, Optional<TransformOptions.TenantApi>> tenantApis =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Where node mirrors send the tenant API's kubelet calls; null: to their host node's addresses. */
+    private final io.tenantplane.kubelet.KubeletEndpoint kubelet;
     /** Host writes of one pass in flight at once (1: one after another). */
     private final int writeConcurrency;
     /** The client-side limit on host requests, shared by every tenant's passes. */
@@ -85,6 +87,13 @@ final class Converger {
 
     Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock,
               int writeConcurrency, io.tenantplane.apply.WriteRate writeRate) {
+        this(host, appliers, observer, clock, writeConcurrency, writeRate, null);
+    }
+
+    Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock,
+              int writeConcurrency, io.tenantplane.apply.WriteRate writeRate,
+              io.tenantplane.kubelet.KubeletEndpoint kubelet) {
+        this.kubelet = kubelet;
         if (writeConcurrency < 1) {
             throw new IllegalArgumentException("writeConcurrency must be at least 1, got " + writeConcurrency);
         }
@@ -796,7 +805,7 @@ final class Converger {
                 // Without read access to host nodes the mirror carries the name alone.
                 hostNode = null;
             }
-            JsonObject desired = NodeMirror.desired(name, hostNode);
+            JsonObject desired = NodeMirror.desired(name, hostNode, kubelet);
             Optional<JsonObject> current = read != null ? Optional.of(read) : tenantReader.get(nodes, null, name);
             boolean ok = true;
             Decision.HostRef ref = new Decision.HostRef(null, name);

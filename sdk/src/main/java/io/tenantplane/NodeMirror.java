@@ -31,6 +31,18 @@ final class NodeMirror {
 
     /** The mirror of host node {@code name}; {@code hostNode} null when it cannot be read. */
     static JsonObject desired(String name, JsonObject hostNode) {
+        return desired(name, hostNode, null);
+    }
+
+    /**
+     * The mirror of host node {@code name}, its kubelet at {@code kubelet} when given: then its addresses are only the
+     * endpoint's ({@code Hostname}, and {@code InternalIP} when the endpoint is an IP address) and its
+     * {@code daemonEndpoints.kubeletEndpoint.Port} the endpoint's port, so the tenant API server, which dials the first
+     * address of its preferred types ({@code --kubelet-preferred-address-types}, default Hostname, InternalDNS,
+     * InternalIP, ExternalDNS, ExternalIP; k3s does not set it) at that port, reaches tenantplane and never the host
+     * node's kubelet.
+     */
+    static JsonObject desired(String name, JsonObject hostNode, io.tenantplane.kubelet.KubeletEndpoint kubelet) {
         JsonObject n = new JsonObject();
         n.addProperty("apiVersion", "v1");
         n.addProperty("kind", "Node");
@@ -54,6 +66,19 @@ final class NodeMirror {
                 }
             }
         }
+        if (kubelet != null) {
+            JsonArray addresses = new JsonArray();
+            addresses.add(address("Hostname", kubelet.host()));
+            if (kubelet.host().matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
+                addresses.add(address("InternalIP", kubelet.host()));
+            }
+            status.add("addresses", addresses);
+            JsonObject port = new JsonObject();
+            port.addProperty("Port", kubelet.port());
+            JsonObject endpoint = new JsonObject();
+            endpoint.add("kubeletEndpoint", port);
+            status.add("daemonEndpoints", endpoint);
+        }
         JsonObject ready = ready(hostStatus);
         JsonArray conditions = new JsonArray();
         if (ready != null) {
@@ -68,6 +93,13 @@ final class NodeMirror {
         }
         status.add("conditions", conditions);
         return n;
+    }
+
+    private static JsonObject address(String type, String value) {
+        JsonObject a = new JsonObject();
+        a.addProperty("type", type);
+        a.addProperty("address", value);
+        return a;
     }
 
     /** Label selector of the mirrors. */
@@ -120,6 +152,13 @@ final class NodeMirror {
             if (status.has(f)) {
                 v.add(f, status.get(f));
             }
+        }
+        // A real API server answers daemonEndpoints with Port 0 for a Node that was given none (the struct field
+        // has no omitempty effect): only a port that is set counts.
+        JsonObject endpoint = Json.object(status, "daemonEndpoints", "kubeletEndpoint");
+        if (endpoint != null && endpoint.has("Port") && endpoint.get("Port").isJsonPrimitive()
+                && endpoint.get("Port").getAsInt() > 0) {
+            v.addProperty("kubeletPort", endpoint.get("Port").getAsInt());
         }
         JsonObject ready = ready(status);
         if (ready != null) {

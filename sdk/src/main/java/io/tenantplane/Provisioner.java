@@ -79,6 +79,8 @@ final class Provisioner {
     private final Observer observer;
     private final Clock clock;
     private final MigrationPass migrations;
+    /** tenantplane's kubelet endpoint, or null when none is configured. */
+    private final io.tenantplane.kubelet.KubeletEndpoint kubelet;
 
     /** One migration pass over a tenant: {@code MigrationRunner.resume} with the tenant's API client. */
     @FunctionalInterface
@@ -89,6 +91,12 @@ final class Provisioner {
 
     Provisioner(ApiClient host, Applier applier, Reader reader, Observer observer, Clock clock,
                 MigrationPass migrations) {
+        this(host, applier, reader, observer, clock, migrations, null);
+    }
+
+    Provisioner(ApiClient host, Applier applier, Reader reader, Observer observer, Clock clock,
+                MigrationPass migrations, io.tenantplane.kubelet.KubeletEndpoint kubelet) {
+        this.kubelet = kubelet;
         this.migrations = migrations;
         this.applier = applier;
         // Status writes re-read and recompute on a conflict themselves (see writeStatus), so one attempt each.
@@ -268,6 +276,15 @@ final class Provisioner {
         List<JsonObject> rendered = render(place, r.profile());
         String id = key.toString();
         List<Outcome> isolation = new ArrayList<>();
+        if (kubelet != null && place.mode() != TenantCluster.Mode.PRIVATE) {
+            // Before the StatefulSet: k3s reads the credential's config drop-in when it starts.
+            ControlPlaneNames cn = ControlPlaneNames.of(place);
+            String uid = tc.metadata().uid();
+            JsonObject observed = reader.get(SECRETS, cn.namespace(), cn.kubeletClientSecret()).orElse(null);
+            Decision d = KubeletClients.decide(key, uid, place, kubelet, observed, clock.instant());
+            report(key, applier.apply(d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet, current,
+                    clock.instant())), outcomes);
+        }
         for (JsonObject desired : rendered) {
             ResourceKind kind = resources.resolve(Json.string(desired, "apiVersion"), Json.string(desired, "kind"));
             String ns = kind.namespaced() ? Json.string(desired, "metadata", "namespace") : null;

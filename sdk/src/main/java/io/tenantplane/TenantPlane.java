@@ -65,6 +65,7 @@ import java.util.Optional;
 public final class TenantPlane {
 
     private final ApiClient hostClient;
+    private final io.tenantplane.kubelet.KubeletEndpoint kubeletEndpoint;
     private final TenantConnector connector;
     private final Clock clock;
     private final Observer observer;
@@ -79,6 +80,7 @@ public final class TenantPlane {
 
     private TenantPlane(Builder b) {
         this.hostClient = b.hostClient;
+        this.kubeletEndpoint = b.kubeletEndpoint;
         this.clock = b.clock;
         this.ring = new DecisionRing(b.ringCapacity, b.clock);
         List<Observer> all = new ArrayList<>();
@@ -101,7 +103,7 @@ public final class TenantPlane {
             this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
             this.hostReader = new Reader(b.hostClient);
             this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
-                    b.hostWriteRate);
+                    b.hostWriteRate, b.kubeletEndpoint);
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
                     .retries(attempts, initial, max).build();
             TenantConnector tenants = this.connector;
@@ -116,7 +118,7 @@ public final class TenantPlane {
                                     List.of());
                         }
                         return runner.resume(key, tenantClient);
-                    });
+                    }, b.kubeletEndpoint);
         } else {
             this.connector = b.connector;
             this.hostReader = null;
@@ -124,6 +126,21 @@ public final class TenantPlane {
             this.provisioner = null;
             this.migrationRunner = null;
         }
+    }
+
+    /**
+     * A {@link io.tenantplane.kubelet.KubeletServer} builder with this plane's host client, observers (Events on the
+     * TenantCluster, metrics) and the CA of the configured kubelet endpoint; add the serving credential and start it.
+     *
+     * @throws IllegalStateException without a host client or a kubelet endpoint
+     */
+    public io.tenantplane.kubelet.KubeletServer.Builder kubeletServer() {
+        if (hostClient == null || kubeletEndpoint == null) {
+            throw new IllegalStateException("a kubelet server needs the host client and the kubelet endpoint "
+                    + "(TenantPlane.builder().hostClient(...).kubeletEndpoint(...))");
+        }
+        return io.tenantplane.kubelet.KubeletServer.builder().hostClient(hostClient).ca(kubeletEndpoint.ca())
+                .observer(observer);
     }
 
     /** A builder with no clients: enough for the offline operations. */
@@ -482,8 +499,20 @@ public final class TenantPlane {
         private Duration maxBackoff = Duration.ofSeconds(2);
         private int writeConcurrency = 1;
         private io.tenantplane.apply.WriteRate hostWriteRate = io.tenantplane.apply.WriteRate.unlimited();
+        private io.tenantplane.kubelet.KubeletEndpoint kubeletEndpoint;
 
         private Builder() {
+        }
+
+        /**
+         * tenantplane's kubelet endpoint (default none): the node mirrors of shared and dedicated tenants point at it,
+         * and each such tenant's API server gets a client certificate for it (Secret {@code <tenant>-kubelet-client}),
+         * so {@code kubectl logs} works inside the tenant. Serve it with {@link #kubeletServer()}'s builder. Without
+         * it, mirrors carry their host node's addresses and the tenant API cannot reach a kubelet for them.
+         */
+        public Builder kubeletEndpoint(io.tenantplane.kubelet.KubeletEndpoint endpoint) {
+            this.kubeletEndpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
         }
 
         /** The host cluster: where TenantClusters live and tenant workloads run. Needed for live operations. */

@@ -18,6 +18,8 @@ public record ControlPlaneNames(String tenant, String namespace) {
     public static final String KUBECONFIG_KEY = "config";
     /** The key of the k3s join token inside {@link #tokenSecret()}. */
     public static final String TOKEN_KEY = "token";
+    /** The key of the k3s config drop-in in {@link #kubeletClientSecret()}. */
+    public static final String KUBELET_CONFIG_KEY = "kubelet.yaml";
 
     public ControlPlaneNames {
         Objects.requireNonNull(tenant, "tenant");
@@ -62,6 +64,16 @@ public record ControlPlaneNames(String tenant, String namespace) {
      */
     public String dnsKubeconfigSecret() {
         return tenant + "-dns-kubeconfig";
+    }
+
+    /**
+     * {@code <tenant>-kubelet-client}: the Secret with what the tenant API server needs to call tenantplane's kubelet
+     * endpoint (shared and dedicated mode): its client certificate and key ({@code tls.crt}, {@code tls.key}), the
+     * endpoint's CA ({@code ca.crt}) and the k3s config drop-in that points kube-apiserver at them
+     * ({@value #KUBELET_CONFIG_KEY}). Written by tenantplane, not rendered: its data is issued at run time.
+     */
+    public String kubeletClientSecret() {
+        return tenant + "-kubelet-client";
     }
 
     /** {@code <tenant>-token}: the Secret with the k3s join token (etcd datastore only). */

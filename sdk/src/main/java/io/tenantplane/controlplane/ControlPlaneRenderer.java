@@ -78,6 +78,10 @@ public final class ControlPlaneRenderer {
     static final String DATA_DIR = "/var/lib/rancher/k3s";
     static final String KUBECONFIG_DIR = "/var/lib/tenantplane/kubeconfig";
     static final String TOKEN_DIR = "/var/lib/tenantplane/token";
+    /** Where the k3s container finds its kubelet client credential (shared and dedicated mode). */
+    public static final String KUBELET_CLIENT_DIR = "/var/lib/tenantplane/kubelet";
+    /** k3s reads every {@code *.yaml} here after its config file ({@code pkg/configfilearg/parser.go dotDFiles}). */
+    static final String K3S_CONFIG_DROP_INS = "/etc/rancher/k3s/config.yaml.d";
     static final String ADMIN_KUBECONFIG = DATA_DIR + "/server/cred/admin.kubeconfig";
     static final String FIELD_MANAGER = "tenantplane-kubeconfig-publisher";
 
@@ -426,6 +430,14 @@ public final class ControlPlaneRenderer {
         if (etcd) {
             k3sMounts.add(obj("name", "token", "mountPath", TOKEN_DIR, "readOnly", true));
         }
+        boolean kubeletEndpoint = tc.mode() != Mode.PRIVATE;
+        if (kubeletEndpoint) {
+            // The tenant API calls tenantplane's kubelet endpoint for logs of Pods on node mirrors: k3s takes the
+            // drop-in (kube-apiserver's --kubelet-certificate-authority, --kubelet-client-certificate and -key) and
+            // the files it names from this Secret. Optional: without it (no endpoint configured) k3s keeps its own.
+            k3sMounts.add(obj("name", "kubelet-client", "mountPath", KUBELET_CLIENT_DIR, "readOnly", true));
+            k3sMounts.add(obj("name", "kubelet-config", "mountPath", K3S_CONFIG_DROP_INS, "readOnly", true));
+        }
         JsonObject k3s = obj(
                 "name", "k3s",
                 "image", image,
@@ -486,6 +498,14 @@ public final class ControlPlaneRenderer {
         if (etcd) {
             volumes.add(obj("name", "token", "secret", obj("secretName", n.tokenSecret(), "optional", true,
                     "defaultMode", 0440)));
+        }
+        if (kubeletEndpoint) {
+            volumes.add(obj("name", "kubelet-client", "secret", obj("secretName", n.kubeletClientSecret(),
+                    "optional", true, "defaultMode", 0440, "items", arr(obj("key", "ca.crt", "path", "ca.crt"),
+                            obj("key", "tls.crt", "path", "tls.crt"), obj("key", "tls.key", "path", "tls.key")))));
+            volumes.add(obj("name", "kubelet-config", "secret", obj("secretName", n.kubeletClientSecret(),
+                    "optional", true, "defaultMode", 0440, "items", arr(obj("key",
+                            ControlPlaneNames.KUBELET_CONFIG_KEY, "path", "50-tenantplane-kubelet.yaml")))));
         }
         Map<String, String> podLabels = labels(n);
         JsonObject podSpec = obj(

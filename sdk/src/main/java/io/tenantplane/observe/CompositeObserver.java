@@ -38,6 +38,11 @@ final class CompositeObserver implements Observer {
     }
 
     @Override
+    public void kubeletRequest(TenantKey tenant, KubeletRequest request) {
+        each(() -> "on a kubelet request of " + tenant, o -> o.kubeletRequest(tenant, request));
+    }
+
+    @Override
     public void apiError(String verb, String resource, int code) {
         each(() -> "in apiError", o -> o.apiError(verb, resource, code));
     }

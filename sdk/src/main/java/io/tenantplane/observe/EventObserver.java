@@ -187,6 +187,52 @@ public final class EventObserver implements Observer, AutoCloseable {
     }
 
     /**
+     * Records an exec, attach or port-forward into a tenant Pod as an Event on the TenantCluster (Normal when served,
+     * Warning when refused), aggregated as decisions are; logs and stats calls are not Events (they are counted by the
+     * observers that count).
+     */
+    @Override
+    public void kubeletRequest(TenantKey tenant, KubeletRequest r) {
+        Objects.requireNonNull(tenant, "tenant");
+        if (!r.audited()) {
+            return;
+        }
+        boolean warning = r.code() >= 400;
+        String action = Character.toUpperCase(r.verb().charAt(0)) + r.verb().substring(1);
+        String pod = r.namespace() + "/" + r.pod();
+        Key own = new Key(tenant, "kubelet|" + action + "|" + pod + "|" + r.container() + "|" + r.reason());
+        Related related = null;
+        if (r.hostPod() != null && r.hostPod().contains("/")) {
+            String[] parts = r.hostPod().split("/", 2);
+            related = new Related("v1", "Pod", parts[0], parts[1]);
+        }
+        String note = truncate(action + " into Pod " + pod + (r.container() == null ? "" : " container "
+                + r.container()) + " of tenant " + tenant.name() + ", asked by " + r.user() + ": " + r.code() + " "
+                + r.reason() + ": " + r.message());
+        Instant now = clock.instant();
+        lock.lock();
+        try {
+            if (closed) {
+                dropped++;
+                return;
+            }
+            Recorded e = entries.get(own);
+            if (e == null) {
+                if (pending.size() >= queueCapacity) {
+                    drop(tenant, now);
+                    return;
+                }
+                e = new Recorded(named(tenant, own.identity()), tenant, warning, action, r.reason(), note, related,
+                        now);
+                entries.put(own, e);
+            }
+            occurred(e, now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Waits until every decision reported so far is written as an Event (or was given up after the write's retries),
      * series counts included, however recently they were last written.
      *

@@ -36,6 +36,13 @@ public interface Observer {
     default void decision(TenantKey tenant, Outcome outcome) {
     }
 
+    /**
+     * A tenant's API server called tenantplane's kubelet endpoint (logs, exec, attach, port-forward, stats) and was
+     * answered; called once the call ends, stream included.
+     */
+    default void kubeletRequest(TenantKey tenant, KubeletRequest request) {
+    }
+
     /** The API server answered a request with an error (code 0 when no answer came). */
     default void apiError(String verb, String resource, int code) {
     }

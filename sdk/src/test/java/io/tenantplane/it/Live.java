@@ -75,7 +75,17 @@ final class Live implements AutoCloseable {
                     + "{\"name\":\"" + live.namespace + "\"}}"));
             return live;
         }
-        KubeApiServer server = KubeApiServer.builder()
+        return inProcess(KubeApiServer.builder());
+    }
+
+    /** An in-process host whose nodes, scheduler and kubelets are simulated as {@code simulation} says. */
+    static Live simulated(io.tenantplane.testkit.Simulation simulation) {
+        return inProcess(KubeApiServer.builder().simulate(simulation));
+    }
+
+    private static Live inProcess(KubeApiServer.Builder builder) {
+        Live live;
+        KubeApiServer server = builder
                 .namespaces("default", "kube-system", "kube-public", "kube-node-lease", "team-dev").build().start();
         try {
             Path dir = Files.createTempDirectory("live-it-");

@@ -1,5 +1,6 @@
 package io.tenantplane.testkit;
 
+import com.google.gson.JsonObject;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,6 +44,8 @@ public final class KubeApiServer implements AutoCloseable {
     private final Router router;
     private final Registry registry = new Registry();
     private final ClusterSimulator simulator;
+    private final ContainerLogs containerLogs = new ContainerLogs();
+    private final java.time.Clock clock;
     private final Object lifecycle = new Object();
     private ExecutorService executor;
     private HttpServer http;
@@ -60,9 +63,27 @@ public final class KubeApiServer implements AutoCloseable {
         this.faults = new FaultInjector(b.faultSeed, () -> hub.closeAll(null));
         this.router = new Router(registry, store, hub, log, faults, b.clock, b.bookmarkInterval,
                 () -> "127.0.0.1:" + port);
+        router.podLogs(new PodLogs(store, registry, containerLogs, b.clock, b.kubeletClient, b.simulation != null));
+        this.clock = b.clock;
         store.bootstrap(b.namespaces);
         this.simulator = b.simulation == null ? null
                 : new ClusterSimulator(store, registry, b.clock, b.simulation, this::isPaused);
+    }
+
+    /**
+     * Appends {@code line} to the log of {@code container} in Pod {@code namespace/pod} (stamped with this server's
+     * clock), as the container would write it: {@code pods/log} serves it when the pod runs on a simulated node.
+     *
+     * @throws IllegalArgumentException when the pod does not exist
+     */
+    public void appendContainerLog(String namespace, String pod, String container, String line) {
+        JsonObject p;
+        try {
+            p = store.get(registry.find("", "v1", "pods"), namespace, pod);
+        } catch (ApiError e) {
+            throw new IllegalArgumentException("no pod " + namespace + "/" + pod + " to log to", e);
+        }
+        containerLogs.append(Json.str(Json.meta(p), "uid"), container, clock.instant(), line);
     }
 
     /** A builder with the defaults: built-in kinds, 1000 events of watch history, an ephemeral port. */
@@ -264,6 +285,7 @@ public final class KubeApiServer implements AutoCloseable {
         private List<String> namespaces = List.of("default", "kube-system", "kube-public", "kube-node-lease");
         private String serviceCidr = "10.96.0.0/16";
         private Simulation simulation;
+        private javax.net.ssl.SSLContext kubeletClient;
 
         private Builder() {
         }
@@ -375,6 +397,17 @@ public final class KubeApiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The TLS this server calls kubelets with, for {@code pods/log} of pods on nodes it does not simulate: its
+         * client certificate and the CA it trusts for kubelets (kube-apiserver's {@code --kubelet-client-certificate},
+         * {@code --kubelet-client-key} and {@code --kubelet-certificate-authority}). Default none: such a call fails
+         * as it would without a kubelet client credential.
+         */
+        public Builder kubeletClient(javax.net.ssl.SSLContext kubeletClient) {
+            this.kubeletClient = Objects.requireNonNull(kubeletClient, "kubeletClient");
+            return this;
+        }
+
         /** A new server with this configuration, not yet listening; call {@link KubeApiServer#start()}. */
         public KubeApiServer build() {
             Builder copy = new Builder();
@@ -387,6 +420,7 @@ public final class KubeApiServer implements AutoCloseable {
             copy.namespaces = namespaces;
             copy.serviceCidr = serviceCidr;
             copy.simulation = simulation;
+            copy.kubeletClient = kubeletClient;
             return new KubeApiServer(copy);
         }
     }

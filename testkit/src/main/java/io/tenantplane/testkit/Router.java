@@ -51,6 +51,13 @@ final class Router implements HttpHandler {
     /** kube-apiserver's {@code --max-request-body-bytes} default ({@code DefaultMaxRequestBodyBytes}). */
     static final int MAX_REQUEST_BODY = 3 * 1024 * 1024;
 
+    private PodLogs podLogs;
+
+    /** Serves {@code pods/log} with {@code logs}; without it, a log request is a 404 as for an unknown path. */
+    void podLogs(PodLogs podLogs) {
+        this.podLogs = podLogs;
+    }
+
     Router(Registry registry, Store store, WatchHub hub, RequestLog log, FaultInjector faults, Clock clock,
             Duration bookmarkInterval, Supplier<String> serverAddress) {
         this.registry = registry;
@@ -192,7 +199,8 @@ final class Router implements HttpHandler {
         }
         if (sub != null && !(sub.equals("status") && type.statusSubresource())
                 && !(sub.equals("binding") && type.is("", "pods"))
-                && !(sub.equals("token") && type.is("", "serviceaccounts"))) {
+                && !(sub.equals("token") && type.is("", "serviceaccounts"))
+                && !(sub.equals("log") && type.is("", "pods"))) {
             throw ApiError.pathNotFound();
         }
         boolean watch = legacyWatch || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
@@ -256,6 +264,20 @@ final class Router implements HttpHandler {
         if (t.createOnly()) {
             return send(ex, 201, t.plural().equals("subjectaccessreviews")
                     ? authorizer.review(Json.parseObject(body)) : tokens.review(Json.parseObject(body)), List.of());
+        }
+        if ("log".equals(r.subresource())) {
+            if (podLogs == null) {
+                throw ApiError.pathNotFound();
+            }
+            if (!r.verb().equals("get")) {
+                throw ApiError.methodNotAllowed();
+            }
+            try {
+                return podLogs.serve(ex, r.namespace(), r.name(), r.query());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
         }
         return switch (r.verb()) {
             case "get" -> {

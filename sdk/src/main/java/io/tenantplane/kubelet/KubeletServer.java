@@ -1,0 +1,627 @@
+package io.tenantplane.kubelet;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.tenantplane.ReadFailedException;
+import io.tenantplane.apply.Reader;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.Parsed;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.naming.HostNames;
+import io.tenantplane.naming.Ownership;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.observe.KubeletRequest;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.TenantKey;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import javax.net.ssl.SSLSocket;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * The kubelet API of the node mirrors: what a tenant API server calls when a tenant user runs {@code kubectl logs}
+ * (and, in time, {@code exec}, {@code attach}, {@code port-forward}, {@code top}) on a Pod bound to a mirror. One
+ * endpoint serves every tenant; it runs in the controller's JVM (docs/architecture.md says why).
+ *
+ * <p><b>Who may call.</b> TLS with a required client certificate signed by the installation's {@link KubeletCa}: the
+ * certificate names one tenant ({@link KubeletCa#tenantOf}); a call is admitted only while that TenantCluster exists
+ * with the uid the certificate was issued for, and reaches only Pods that tenant manages on the host: the host copy
+ * must carry the tenant's reverse mapping for exactly the Pod named ({@link ReverseMapping#inspect}), so neither a
+ * forged node address nor a forged pod name reaches another tenant's Pod or a foreign one.
+ *
+ * <p><b>What it serves.</b> {@code GET /containerLogs/<namespace>/<pod>/<container>} with {@code follow},
+ * {@code previous}, {@code timestamps}, {@code sinceSeconds}, {@code sinceTime}, {@code tailLines},
+ * {@code limitBytes} and {@code stream}, the query kube-apiserver sends ({@code pkg/registry/core/pod/strategy.go}
+ * {@code LogLocation}), answered from the host API's {@code pods/log} of the host copy, streamed as it comes.
+ * {@code exec}, {@code attach} and {@code portForward} are refused with 501 and a message saying why: kube-apiserver
+ * 1.30+ speaks SPDY/3.1 to a kubelet for them (it translates kubectl's WebSocket, {@code StreamTranslatorProxy}), and
+ * this endpoint does not speak SPDY yet. {@code /stats/summary} is refused the same way: every mirror points at this
+ * one address, so a call cannot say which node it asks about.
+ *
+ * <p><b>Bounds.</b> At most {@link Builder#maxStreamsPerTenant} calls per tenant and {@link Builder#maxStreams} in
+ * all at once (429 beyond); a call that moves no byte for {@link Builder#idleTimeout} is closed. Each call has its
+ * own virtual thread and uses its own HTTP client view (no read timeout shared with reconciliation), so a slow or
+ * stuck stream holds one slot and nothing else: reconciliation never waits for it. Writes to a slow reader block that
+ * call's thread only, which stops reading from the host in turn (back-pressure over TCP).
+ */
+public final class KubeletServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(KubeletServer.class.getName());
+    private static final String[] AUTH = {"BearerToken"};
+    private static final ResourceKind TENANT_CLUSTERS = new ResourceKind("tenantplane.io", "v1alpha1",
+            TenantCluster.KIND, "tenantclusters", true);
+    private static final ResourceKind PODS = ResourceKind.wellKnown("v1", "Pod").orElseThrow();
+    /** The {@code pods/log} query parameters passed through, as kube-apiserver's {@code LogLocation} sends them. */
+    private static final Set<String> LOG_PARAMS = Set.of("follow", "previous", "timestamps", "sinceSeconds",
+            "sinceTime", "tailLines", "limitBytes", "stream");
+
+    private final SSLServerSocket server;
+    private final ExecutorService calls;
+    private final Thread acceptor;
+    private final Reader host;
+    private final ApiClient hostClient;
+    private final OkHttpClient streams;
+    private final Observer observer;
+    private final int maxStreamsPerTenant;
+    private final Semaphore all;
+    private final Duration idleTimeout;
+    private final Map<TenantKey, Semaphore> perTenant = new ConcurrentHashMap<>();
+    private final Set<Stream> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger served = new AtomicInteger();
+    private final Thread watchdog;
+    private volatile boolean closed;
+
+    private KubeletServer(Builder b) throws IOException {
+        this.hostClient = b.hostClient;
+        this.host = new Reader(b.hostClient);
+        this.observer = b.observer;
+        this.maxStreamsPerTenant = b.maxStreamsPerTenant;
+        this.all = new Semaphore(b.maxStreams);
+        this.idleTimeout = b.idleTimeout;
+        this.streams = b.hostClient.getHttpClient().newBuilder()
+                .readTimeout(b.idleTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .callTimeout(0, TimeUnit.MILLISECONDS)
+                .build();
+        SSLContext tls = b.ca.context(b.serving);
+        this.server = (SSLServerSocket) tls.getServerSocketFactory().createServerSocket(b.port, 128, b.bindAddress);
+        server.setNeedClientAuth(true);
+        this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tenantplane-kubelet-", 0).factory());
+        this.acceptor = Thread.ofVirtual().name("tenantplane-kubelet-accept").start(this::accept);
+        this.watchdog = Thread.ofVirtual().name("tenantplane-kubelet-idle").start(this::closeIdle);
+    }
+
+    /** A builder; host client, CA and serving credential are required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The port this endpoint listens on (the one given, or the one the system chose for 0). */
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    /** Calls being served right now. */
+    public int openStreams() {
+        return open.size();
+    }
+
+    /** Stops accepting calls and closes every open one. */
+    @Override
+    public void close() {
+        closed = true;
+        watchdog.interrupt();
+        for (Stream s : open) {
+            s.close();
+        }
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // stopping anyway
+        }
+        acceptor.interrupt();
+        calls.shutdownNow();
+    }
+
+    private void accept() {
+        while (!closed) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (IOException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.log(System.Logger.Level.WARNING, "kubelet endpoint: accept failed: " + e.getMessage());
+                continue;
+            }
+            try {
+                calls.execute(() -> connection((SSLSocket) s));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                closeQuietly(s);
+                return;
+            }
+        }
+    }
+
+    /** One connection: the TLS handshake and the request head within 10 s, then one call. */
+    private void connection(SSLSocket socket) {
+        Exchange ex;
+        try {
+            socket.setSoTimeout(10_000);
+            socket.startHandshake();
+            ex = Exchange.read(socket);
+        } catch (IOException e) {
+            // A caller without a certificate of the installation's CA ends here: the handshake fails.
+            closeQuietly(socket);
+            return;
+        }
+        if (ex == null) {
+            closeQuietly(socket);
+            return;
+        }
+        try {
+            socket.setSoTimeout(0);
+            handle(ex);
+        } catch (IOException e) {
+            closeQuietly(socket);
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // already broken
+        }
+    }
+
+    // ------------------------------------------------------------ one call
+
+    private void handle(Exchange ex) throws IOException {
+        long start = System.nanoTime();
+        Call call = Call.parse(ex.method, ex.path);
+        TenantKey tenant = null;
+        Answer answer;
+        try {
+            if (call.verb().equals("healthz")) {
+                answer = text(ex, 200, "Healthy", "ok");
+                return;
+            }
+            Optional<KubeletCa.Identity> who = ex.peer().flatMap(KubeletCa::tenantOf);
+            if (who.isEmpty()) {
+                answer = text(ex, 403, "NotATenant", "the client certificate names no tenant: only a tenant API "
+                        + "server's kubelet client certificate, issued by tenantplane, is admitted");
+                return;
+            }
+            tenant = who.get().tenant();
+            answer = serve(ex, call, who.get());
+        } catch (IOException e) {
+            answer = new Answer(499, "ClientGone", "the caller went away: " + e.getMessage(), null);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "kubelet call " + call + " failed", e);
+            answer = safeText(ex, 500, "InternalError", "tenantplane's kubelet endpoint failed: " + e);
+        } finally {
+            ex.close();
+        }
+        if (tenant != null) {
+            served.incrementAndGet();
+            observer.kubeletRequest(tenant, new KubeletRequest(call.verb(), call.namespace(), call.pod(),
+                    call.container(), answer.hostPod(), null, answer.code(), answer.reason(), answer.message(),
+                    Duration.ofNanos(System.nanoTime() - start)));
+        }
+    }
+
+    private Answer serve(Exchange ex, Call call, KubeletCa.Identity who) throws IOException {
+        TenantKey key = who.tenant();
+        Optional<JsonObject> tcJson;
+        try {
+            tcJson = host.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        } catch (ReadFailedException e) {
+            return text(ex, 503, "HostUnreadable", "cannot read TenantCluster " + key + ": " + e.getMessage());
+        }
+        if (tcJson.isEmpty() || !who.uid().equals(Json.string(tcJson.get(), "metadata", "uid"))) {
+            return text(ex, 403, "TenantGone", "TenantCluster " + key + " that this client certificate was issued "
+                    + "for no longer exists");
+        }
+        if (!(TenantCluster.fromJson(tcJson.get()) instanceof Parsed.Ok<TenantCluster> ok)) {
+            return text(ex, 503, "TenantUnreadable", "TenantCluster " + key + " cannot be read");
+        }
+        TenantCluster tc = ok.value();
+        // Where its Pods run now: the mode and host namespace in effect (status), which a migration changes last.
+        TenantCluster.Status status = tc.status();
+        TenantCluster.Mode mode = status != null && status.mode() != null ? status.mode() : tc.mode();
+        if (mode == TenantCluster.Mode.PRIVATE) {
+            return text(ex, 404, "NotServed", "tenant " + key + " runs in private mode: its Pods run on its own k3s "
+                    + "agents, whose kubelets serve these calls");
+        }
+        switch (call.verb()) {
+            case "containerLogs", "exec", "attach", "portForward" -> {
+            }
+            case "stats" -> {
+                return text(ex, 501, "NotServed", "tenantplane's kubelet endpoint does not serve " + call.path()
+                        + ": every node mirror of a tenant points at this one endpoint, so a stats call cannot say "
+                        + "which host node it asks about; read usage on the host (kubectl top pods -n "
+                        + tc.hostNamespace() + ")");
+            }
+            default -> {
+                return text(ex, 404, "NotServed", "tenantplane's kubelet endpoint serves containerLogs for node "
+                        + "mirrors, not " + ex.method + " " + call.path());
+            }
+        }
+        if (call.namespace() == null || call.pod() == null) {
+            return text(ex, 400, "BadPath", "expected /" + call.verb() + "/<namespace>/<pod>[/<container>], got "
+                    + call.path());
+        }
+        Semaphore mine = perTenant.computeIfAbsent(key, k -> new Semaphore(maxStreamsPerTenant));
+        if (!mine.tryAcquire()) {
+            return text(ex, 429, "TooManyStreams", "tenant " + key + " has " + maxStreamsPerTenant + " kubelet calls "
+                    + "open already (the most one tenant may have); close one and try again");
+        }
+        try {
+            if (!all.tryAcquire()) {
+                return text(ex, 429, "TooManyStreams", "tenantplane's kubelet endpoint serves as many calls as it "
+                        + "may at once; try again");
+            }
+            try {
+                return servePod(ex, call, tc);
+            } finally {
+                all.release();
+            }
+        } finally {
+            mine.release();
+        }
+    }
+
+    private Answer servePod(Exchange ex, Call call, TenantCluster tc) throws IOException {
+        String tenant = tc.tenant();
+        String hostName = HostNames.hostName(call.pod(), call.namespace(), tenant);
+        // The host namespace in effect first; during a migration the Pod may still be in the other one.
+        java.util.LinkedHashSet<String> places = new java.util.LinkedHashSet<>();
+        if (tc.status() != null && tc.status().hostNamespace() != null) {
+            places.add(tc.status().hostNamespace());
+        }
+        places.add(tc.hostNamespace());
+        Optional<JsonObject> pod = Optional.empty();
+        String hostNs = null;
+        for (String ns : places) {
+            try {
+                pod = host.get(PODS, ns, hostName).filter(p -> managedCopy(p, tenant, ns, call));
+            } catch (ReadFailedException e) {
+                return text(ex, 503, "HostUnreadable", "cannot read the host copy of Pod " + call.namespace() + "/"
+                        + call.pod() + ": " + e.getMessage());
+            }
+            if (pod.isPresent()) {
+                hostNs = ns;
+                break;
+            }
+        }
+        String hostPod = hostNs + "/" + hostName;
+        if (pod.isEmpty()) {
+            return text(ex, 404, "PodNotFound", "pod \"" + call.pod() + "\" in namespace \"" + call.namespace()
+                    + "\" of tenant " + tenant + " has no host copy that tenantplane manages");
+        }
+        if (call.container() != null && !hasContainer(pod.get(), call.container())) {
+            return new Answer(text(ex, 404, "ContainerNotFound", "container \"" + call.container() + "\" is not in "
+                    + "pod \"" + call.pod() + "\"").code(), "ContainerNotFound", "container " + call.container()
+                    + " is not in the pod", hostPod);
+        }
+        if (!call.verb().equals("containerLogs")) {
+            Answer a = text(ex, 501, "NotServed", call.verb() + " into tenant Pods is not served yet: kube-apiserver "
+                    + "speaks SPDY/3.1 to a kubelet for " + call.verb() + " (it translates kubectl's WebSocket), and "
+                    + "tenantplane's kubelet endpoint does not speak SPDY yet; on the host, kubectl " + call.verb()
+                    .toLowerCase(java.util.Locale.ROOT) + " pod/" + hostName + " -n " + hostNs + " reaches the same "
+                    + "container");
+            return new Answer(a.code(), a.reason(), a.message(), hostPod);
+        }
+        return logs(ex, call, hostNs, hostName, hostPod);
+    }
+
+    private Answer logs(Exchange ex, Call call, String hostNs, String hostName, String hostPod)
+            throws IOException {
+        Map<String, String> query = ex.firstQuery();
+        List<Pair> pairs = new ArrayList<>();
+        if (call.container() != null) {
+            pairs.add(new Pair("container", call.container()));
+        }
+        query.forEach((k, v) -> {
+            if (LOG_PARAMS.contains(k)) {
+                pairs.add(new Pair(k, v));
+            }
+        });
+        Request request;
+        try {
+            Map<String, String> headers = new HashMap<>();
+            headers.put("Accept", "*/*");
+            request = hostClient.buildRequest(null, "/api/v1/namespaces/" + hostNs + "/pods/" + hostName + "/log",
+                    "GET", pairs, List.of(), null, headers, new HashMap<>(), new HashMap<>(), AUTH, null);
+        } catch (ApiException e) {
+            return withPod(text(ex, 500, "RequestNotBuilt", e.getMessage()), hostPod);
+        }
+        okhttp3.Call upstream = streams.newCall(request);
+        Stream stream = new Stream(ex, upstream);
+        open.add(stream);
+        ex.onClientGone(stream::close);
+        try (Response response = upstream.execute()) {
+            if (response.code() != 200) {
+                String body = response.body() == null ? "" : response.body().string();
+                return withPod(text(ex, response.code(), "HostRefused", statusMessage(body, response.code())),
+                        hostPod);
+            }
+            OutputStream out = ex.stream("text/plain");
+            long bytes = 0;
+            try (InputStream in = response.body().byteStream()) {
+                byte[] buf = new byte[8192];
+                int n;
+                while ((n = in.read(buf)) > 0) {
+                    stream.progress();
+                    out.write(buf, 0, n);
+                    out.flush();
+                    stream.progress();
+                    bytes += n;
+                }
+            } catch (IOException e) {
+                if (stream.idled) {
+                    return new Answer(200, "IdleTimeout", "the log stream moved no byte for " + idleTimeout
+                            + " and was closed after " + bytes + " bytes", hostPod);
+                }
+                if (closed) {
+                    return new Answer(200, "EndpointClosed", "the endpoint shut down after " + bytes + " bytes",
+                            hostPod);
+                }
+                return new Answer(200, "StreamEnded", "the stream ended after " + bytes + " bytes: " + e.getMessage(),
+                        hostPod);
+            }
+            return new Answer(200, "Streamed", "streamed " + bytes + " bytes of the host copy's log", hostPod);
+        } finally {
+            open.remove(stream);
+        }
+    }
+
+    // ------------------------------------------------------------ helpers
+
+    /** Whether {@code pod} is the host copy tenantplane manages of exactly the tenant Pod {@code call} names. */
+    private static boolean managedCopy(JsonObject pod, String tenant, String hostNs, Call call) {
+        return ReverseMapping.inspect(pod, tenant, hostNs) instanceof Ownership.Managed m
+                && m.source().kind().equals("Pod") && call.namespace().equals(m.source().virtualNamespace())
+                && call.pod().equals(m.source().name());
+    }
+
+    private static boolean hasContainer(JsonObject pod, String name) {
+        for (String field : List.of("containers", "initContainers", "ephemeralContainers")) {
+            JsonElement list = Json.object(pod, "spec") == null ? null : Json.object(pod, "spec").get(field);
+            if (list != null && list.isJsonArray()) {
+                for (JsonElement c : list.getAsJsonArray()) {
+                    if (c.isJsonObject() && name.equals(Json.string(c.getAsJsonObject(), "name"))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String statusMessage(String body, int code) {
+        try {
+            JsonElement e = com.google.gson.JsonParser.parseString(body);
+            if (e.isJsonObject() && Json.string(e.getAsJsonObject(), "message") != null) {
+                return "the host API answered " + code + ": " + Json.string(e.getAsJsonObject(), "message");
+            }
+        } catch (RuntimeException ignored) {
+            // not JSON: pass the text on
+        }
+        return "the host API answered " + code + (body.isBlank() ? "" : ": " + body.strip());
+    }
+
+    private static Answer withPod(Answer a, String hostPod) {
+        return new Answer(a.code(), a.reason(), a.message(), hostPod);
+    }
+
+    /** Answers with a plain-text body, as a kubelet does; the tenant API server passes the text on to the user. */
+    private static Answer text(Exchange ex, int code, String reason, String message) throws IOException {
+        ex.text(code, message);
+        return new Answer(code, reason, message, null);
+    }
+
+    private static Answer safeText(Exchange ex, int code, String reason, String message) {
+        try {
+            return text(ex, code, reason, message);
+        } catch (IOException | RuntimeException e) {
+            return new Answer(code, reason, message, null);
+        }
+    }
+
+    /** Closes calls that moved no byte for the idle timeout. */
+    private void closeIdle() {
+        long tick = Math.max(50, Math.min(1000, idleTimeout.toMillis() / 4));
+        while (!closed) {
+            try {
+                Thread.sleep(tick);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (Stream s : open) {
+                if (now - s.last > idleTimeout.toNanos()) {
+                    s.idled = true;
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private record Answer(int code, String reason, String message, String hostPod) {
+    }
+
+    /** One open call: closed by the watchdog when it idles, or by {@link #close()}. */
+    private static final class Stream {
+        final Exchange exchange;
+        final okhttp3.Call upstream;
+        volatile long last = System.nanoTime();
+        volatile boolean idled;
+
+        Stream(Exchange exchange, okhttp3.Call upstream) {
+            this.exchange = exchange;
+            this.upstream = upstream;
+        }
+
+        void progress() {
+            last = System.nanoTime();
+        }
+
+        void close() {
+            upstream.cancel();
+            exchange.close();
+        }
+    }
+
+    /**
+     * A kubelet API path, as kube-apiserver builds it: {@code /containerLogs/<ns>/<pod>/<container>},
+     * {@code /exec|attach/<ns>/<pod>[/<uid>]/<container>}, {@code /portForward/<ns>/<pod>[/<uid>]}, and the node-level
+     * paths ({@code /stats/...}, {@code /healthz}, anything else).
+     */
+    record Call(String verb, String namespace, String pod, String container, String path) {
+
+        static Call parse(String method, String rawPath) {
+            String path = rawPath == null ? "/" : rawPath;
+            String[] p = path.replaceAll("^/+", "").split("/");
+            for (int i = 0; i < p.length; i++) {
+                p[i] = URLDecoder.decode(p[i], StandardCharsets.UTF_8);
+            }
+            String first = p.length == 0 ? "" : p[0];
+            return switch (first) {
+                case "healthz" -> new Call("healthz", null, null, null, path);
+                case "stats" -> new Call("stats", null, null, null, path);
+                case "containerLogs" -> p.length == 4 ? new Call(first, p[1], p[2], p[3], path)
+                        : new Call(first, null, null, null, path);
+                case "exec", "attach" -> p.length == 4 ? new Call(first, p[1], p[2], p[3], path)
+                        : p.length == 5 ? new Call(first, p[1], p[2], p[4], path)
+                        : new Call(first, null, null, null, path);
+                case "portForward" -> p.length == 3 || p.length == 4 ? new Call(first, p[1], p[2], null, path)
+                        : new Call(first, null, null, null, path);
+                default -> new Call("other", null, null, null, path);
+            };
+        }
+    }
+
+    /** Settings of a {@link KubeletServer}. */
+    public static final class Builder {
+        private ApiClient hostClient;
+        private KubeletCa ca;
+        private KubeletCa.Credential serving;
+        private InetAddress bindAddress = new InetSocketAddress(0).getAddress();
+        private int port = 10250;
+        private int maxStreamsPerTenant = 10;
+        private int maxStreams = 200;
+        private Duration idleTimeout = Duration.ofHours(4);
+        private Observer observer = Observer.NOOP;
+
+        private Builder() {
+        }
+
+        /** The host API: where the host copies of tenant Pods are read and their logs streamed from. */
+        public Builder hostClient(ApiClient hostClient) {
+            this.hostClient = Objects.requireNonNull(hostClient, "hostClient");
+            return this;
+        }
+
+        /** The installation's kubelet CA: client certificates must be signed by it. */
+        public Builder ca(KubeletCa ca) {
+            this.ca = Objects.requireNonNull(ca, "ca");
+            return this;
+        }
+
+        /** The serving certificate and key, issued by the same CA ({@link KubeletCa#issueServing}). */
+        public Builder serving(KubeletCa.Credential serving) {
+            this.serving = Objects.requireNonNull(serving, "serving");
+            return this;
+        }
+
+        /** The address to listen on (default all). */
+        public Builder bindAddress(InetAddress bindAddress) {
+            this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress");
+            return this;
+        }
+
+        /** The port (default 10250, a kubelet's; 0 for any free one). */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** Calls one tenant may have open at once (default 10). */
+        public Builder maxStreamsPerTenant(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxStreamsPerTenant must be at least 1, got " + max);
+            }
+            this.maxStreamsPerTenant = max;
+            return this;
+        }
+
+        /** Calls open at once in all (default 200). */
+        public Builder maxStreams(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxStreams must be at least 1, got " + max);
+            }
+            this.maxStreams = max;
+            return this;
+        }
+
+        /**
+         * How long a call may move no byte before it is closed (default 4 h, a kubelet's
+         * {@code streamingConnectionIdleTimeout}).
+         */
+        public Builder idleTimeout(Duration idleTimeout) {
+            if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
+                throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
+            }
+            this.idleTimeout = idleTimeout;
+            return this;
+        }
+
+        /** Told of every call once it ends (default none). */
+        public Builder observer(Observer observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /** Starts listening. */
+        public KubeletServer start() throws IOException {
+            Objects.requireNonNull(hostClient, "hostClient is required");
+            Objects.requireNonNull(ca, "ca is required");
+            Objects.requireNonNull(serving, "serving is required");
+            return new KubeletServer(this);
+        }
+    }
+}

@@ -1,0 +1,327 @@
+package io.tenantplane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.tenantplane.ConvergenceReport;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.json.Json;
+import io.tenantplane.kubelet.KubeletCa;
+import io.tenantplane.kubelet.KubeletEndpoint;
+import io.tenantplane.kubelet.KubeletServer;
+import io.tenantplane.observe.KubeletRequest;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Action;
+import io.tenantplane.testkit.KubeApiServer;
+import io.tenantplane.testkit.Simulation;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kubectl logs} inside a tenant, end to end against in-process servers: a simulated host (nodes, scheduler,
+ * kubelets with container logs), one in-process API server per tenant that calls kubelets as kube-apiserver does
+ * (the node mirror's address and port, the client certificate and CA from the {@code <tenant>-kubelet-client} Secret
+ * tenantplane wrote), and tenantplane's kubelet endpoint in between. Also: who is refused, and that open streams
+ * never hold up reconciliation.
+ */
+@Tag(Live.HOOKS)
+class KubeletEndpointIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path work;
+
+    private Live live;
+    private KubeletCa ca;
+    private KubeletServer kubelet;
+    private TenantPlane plane;
+    private final List<KubeletRequest> calls = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        live = Live.simulated(Simulation.builder().nodes(2).build());
+        ca = KubeletCa.generate("tenantplane-kubelet-ca", Clock.systemUTC());
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Observer recording = new Observer() {
+            @Override
+            public void kubeletRequest(TenantKey tenant, KubeletRequest request) {
+                calls.add(request);
+            }
+        };
+        plane = live.plane(b -> b.kubeletEndpoint(new KubeletEndpoint("localhost", port, ca)).observer(recording));
+        kubelet = plane.kubeletServer().serving(ca.issueServing(List.of("localhost"), Duration.ofDays(1)))
+                .bindAddress(InetAddress.getLoopbackAddress()).port(port).maxStreamsPerTenant(5)
+                .idleTimeout(Duration.ofSeconds(20)).start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (kubelet != null) {
+            kubelet.close();
+        }
+        live.close();
+    }
+
+    /** Provisions {@code tenant} and starts its API server with the kubelet client credential tenantplane issued. */
+    private Kube tenant(String tenant) {
+        live.createTenant(tenant);
+        plane.ensure(live.key(tenant));
+        JsonObject secret = live.hostKube.require("Secret", live.namespace, tenant + "-kubelet-client");
+        return live.tenant(tenant, KubeApiServer.builder().kubeletClient(tls(secret)));
+    }
+
+    /** A tenant Pod {@code name}, synced, running on a simulated host node and bound to its mirror. */
+    private void runningPod(Kube api, String tenant, String name) {
+        api.create(SyncIT.pod("default", name, Map.of("app", name)));
+        assertTrue(eventually(() -> {
+            plane.converge(live.key(tenant));
+            JsonObject pod = api.require("Pod", "default", name);
+            return "Running".equals(Json.string(pod, "status", "phase"))
+                    && Json.string(pod, "spec", "nodeName") != null;
+        }), () -> "tenant Pod " + name + " runs: " + api.require("Pod", "default", name));
+    }
+
+    private static String hostName(String pod, String tenant) {
+        return pod + "-x-default-x-" + tenant;
+    }
+
+    @Test
+    void kubectlLogsInsideATenantReadsTheHostCopysLogWithTailAndFollow() throws Exception {
+        Kube dev = tenant("dev");
+        runningPod(dev, "dev", "web");
+        JsonObject node = dev.require("Node", null, Json.string(dev.require("Pod", "default", "web"), "spec",
+                "nodeName"));
+        JsonArray addresses = Json.object(node, "status").getAsJsonArray("addresses");
+        assertEquals(1, addresses.size(), addresses::toString);
+        assertEquals("localhost", Json.string(addresses.get(0).getAsJsonObject(), "address"),
+                "the mirror points the tenant API at the kubelet endpoint, not at the host node");
+        assertEquals(kubelet.port(), Json.object(node, "status", "daemonEndpoints", "kubeletEndpoint").get("Port")
+                .getAsInt());
+        KubeApiServer host = live.requireHostServer();
+        for (int i = 1; i <= 3; i++) {
+            host.appendContainerLog(live.namespace, hostName("web", "dev"), "app", "line " + i);
+        }
+        Path kubeconfig = live.tenantServer("dev").writeKubeconfig(work.resolve("dev"));
+
+        Run tail = kubectl(kubeconfig, "logs", "web", "--tail=2");
+        assertEquals(0, tail.code(), tail.err());
+        assertEquals("line 2\nline 3\n", tail.out());
+
+        Run stamped = kubectl(kubeconfig, "logs", "pod/web", "-c", "app", "--timestamps", "--limit-bytes=40");
+        assertEquals(0, stamped.code(), stamped.err());
+        assertTrue(stamped.out().matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z line 1\\n.*"), stamped.out());
+
+        Process follow = new ProcessBuilder("kubectl", "--kubeconfig", kubeconfig.toString(), "logs", "-f", "web")
+                .redirectErrorStream(true).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(follow.getInputStream(),
+                    StandardCharsets.UTF_8));
+            assertEquals("line 1", out.readLine());
+            assertEquals("line 3", skip(out, 1));
+            host.appendContainerLog(live.namespace, hostName("web", "dev"), "app", "line 4, written while followed");
+            assertEquals("line 4, written while followed", out.readLine(), "follow streams new lines as they come");
+        } finally {
+            follow.destroy();
+            assertTrue(follow.waitFor(10, TimeUnit.SECONDS));
+        }
+
+        Run missing = kubectl(kubeconfig, "logs", "web", "-c", "sidecar");
+        assertFalse(missing.code() == 0);
+        assertTrue(missing.err().contains("container sidecar is not valid for pod web"), missing.err());
+        // tail and timestamps have ended; the follow stream ends when the in-process tenant API notices kubectl left,
+        // which it (the JDK's HTTP server) does only on its next write.
+        assertTrue(eventually(() -> calls.stream().filter(c -> c.verb().equals("containerLogs")
+                && c.reason().equals("Streamed")).count() >= 2), calls::toString);
+        KubeletRequest first = calls.get(0);
+        assertEquals("default", first.namespace());
+        assertEquals("web", first.pod());
+        assertEquals(live.namespace + "/" + hostName("web", "dev"), first.hostPod());
+        assertEquals("unknown", first.user(), "kube-apiserver calls a kubelet as itself and forwards no user");
+    }
+
+    @Test
+    void aTenantCertificateReachesOnlyItsOwnTenantsManagedPods() throws Exception {
+        Kube dev = tenant("dev");
+        Kube ops = tenant("ops");
+        runningPod(dev, "dev", "web");
+        runningPod(ops, "ops", "api");
+        live.requireHostServer().appendContainerLog(live.namespace, hostName("api", "ops"), "app", "ops secret");
+        SSLContext devTls = tls(live.hostKube.require("Secret", live.namespace, "dev-kubelet-client"));
+
+        HttpResponse<String> own = get(devTls, "/containerLogs/default/web/app");
+        assertEquals(200, own.statusCode(), own.body());
+        assertEquals(404, get(devTls, "/containerLogs/default/api/app").statusCode(),
+                "ops's pod name asked with dev's certificate: dev has no such pod");
+        assertEquals(404, get(devTls, "/containerLogs/default/" + hostName("api", "ops") + "/app").statusCode(),
+                "a host name is no tenant pod name");
+        // A foreign host pod at exactly the name dev's pod 'ghost' would map to: not managed, so not reachable.
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"ghost-x-default-x-dev","namespace":"%s",
+                 "labels":{"tenantplane.io/managed-by":"tenantplane","tenantplane.io/tenant":"dev"}},
+                 "spec":{"containers":[{"name":"app","image":"busybox"}]}}""".formatted(live.namespace)));
+        HttpResponse<String> forged = get(devTls, "/containerLogs/default/ghost/app");
+        assertEquals(404, forged.statusCode(), forged.body());
+        assertEquals(404, get(devTls, "/exec/default/api/app").statusCode(), "exec is checked the same way");
+
+        KubeletCa other = KubeletCa.generate("not-the-installation-ca", Clock.systemUTC());
+        SSLContext wrongCa = other.context(other.issueTenantClient(live.key("dev"), uid("dev"), Duration.ofHours(1)));
+        assertThrows(IOException.class, () -> get(wrongCa, "/containerLogs/default/web/app"),
+                "a certificate of another CA fails the TLS handshake");
+        SSLContext staleUid = ca.context(ca.issueTenantClient(live.key("dev"), "an-earlier-uid", Duration.ofHours(1)));
+        HttpResponse<String> stale = get(staleUid, "/containerLogs/default/web/app");
+        assertEquals(403, stale.statusCode(), "issued for a TenantCluster that no longer exists");
+        assertTrue(stale.body().contains("no longer exists"), stale.body());
+
+        HttpResponse<String> exec = get(devTls, "/exec/default/web/app?command=sh&input=1&output=1&tty=1");
+        assertEquals(501, exec.statusCode());
+        assertTrue(exec.body().contains("SPDY"), exec.body());
+        HttpResponse<String> stats = get(devTls, "/stats/summary");
+        assertEquals(501, stats.statusCode());
+        assertTrue(eventually(() -> calls.stream().anyMatch(c -> c.verb().equals("exec") && c.code() == 501)));
+    }
+
+    @Test
+    void fiftyOpenStreamsOfTenTenantsAreBoundedAndReconciliationStillConverges() throws Exception {
+        List<String> tenants = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            String t = "t" + i;
+            tenants.add(t);
+            runningPod(tenant(t), t, "web");
+        }
+        List<InputStream> streams = new ArrayList<>();
+        try {
+            for (String t : tenants) {
+                SSLContext tls = tls(live.hostKube.require("Secret", live.namespace, t + "-kubelet-client"));
+                live.requireHostServer().appendContainerLog(live.namespace, hostName("web", t), "app", "hello " + t);
+                for (int s = 0; s < 5; s++) {
+                    HttpResponse<InputStream> r = client(tls).send(request("/containerLogs/default/web/app"
+                            + "?follow=true"), HttpResponse.BodyHandlers.ofInputStream());
+                    assertEquals(200, r.statusCode());
+                    assertEquals("hello " + t, new BufferedReader(new InputStreamReader(r.body(),
+                            StandardCharsets.UTF_8)).readLine());
+                    streams.add(r.body());
+                }
+                assertEquals(429, get(tls, "/containerLogs/default/web/app").statusCode(),
+                        "a sixth call of one tenant waits for one of its five to close");
+            }
+            assertEquals(50, kubelet.openStreams());
+
+            Kube t0 = live.tenant("t0");
+            t0.create(SyncIT.pod("default", "more", Map.of("app", "more")));
+            long start = System.nanoTime();
+            ConvergenceReport r = plane.converge(live.key("t0"));
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(r.decisions().stream().anyMatch(d -> d.action() == Action.CREATE && d.kind().equals("Pod")),
+                    r.decisions()::toString);
+            assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "a pass does not wait for open streams: " + took);
+        } finally {
+            for (InputStream s : streams) {
+                s.close();
+            }
+        }
+        assertTrue(eventually(() -> kubelet.openStreams() == 0), () -> kubelet.openStreams() + " still open");
+        assertEquals(200, get(tls(live.hostKube.require("Secret", live.namespace, "t0-kubelet-client")),
+                "/containerLogs/default/web/app").statusCode(), "closed streams free their slots");
+    }
+
+    // ------------------------------------------------------------ helpers
+
+    private String uid(String tenant) {
+        return Json.string(live.hostKube.require("TenantCluster", live.namespace, tenant), "metadata", "uid");
+    }
+
+    /** The TLS a tenant API server gets from its {@code <tenant>-kubelet-client} Secret. */
+    private static SSLContext tls(JsonObject secret) {
+        JsonObject data = Json.object(secret, "data");
+        KubeletCa.Credential own = KubeletCa.Credential.fromPem(decode(data, "tls.crt"), decode(data, "tls.key"));
+        return KubeletCa.context(own, decode(data, "ca.crt"));
+    }
+
+    private static String decode(JsonObject data, String key) {
+        return new String(Base64.getDecoder().decode(data.get(key).getAsString()), StandardCharsets.UTF_8);
+    }
+
+    private HttpRequest request(String path) {
+        return HttpRequest.newBuilder(URI.create("https://localhost:" + kubelet.port() + path)).GET()
+                .timeout(Duration.ofSeconds(20)).build();
+    }
+
+    private static HttpClient client(SSLContext tls) {
+        return HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    private HttpResponse<String> get(SSLContext tls, String path) throws IOException, InterruptedException {
+        return client(tls).send(request(path), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String skip(BufferedReader in, int lines) throws IOException {
+        for (int i = 0; i < lines; i++) {
+            in.readLine();
+        }
+        return in.readLine();
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private Run kubectl(Path kubeconfig, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile(work, "kubectl", ".out");
+        Path err = Files.createTempFile(work, "kubectl", ".err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "kubectl finishes: " + cmd);
+        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    private static boolean eventually(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return condition.getAsBoolean();
+    }
+}
