@@ -33,9 +33,19 @@ final class KubeletClients {
     private KubeletClients() {
     }
 
+    static final String CA_UNAVAILABLE = "KubeletCaUnavailable";
+
     static Decision decide(TenantKey key, String uid, TenantCluster place, KubeletEndpoint endpoint,
                            JsonObject observed, Instant now) {
         ControlPlaneNames n = ControlPlaneNames.of(place);
+        Optional<KubeletCa> authority = endpoint.ca();
+        if (authority.isEmpty()) {
+            return new Decision(Action.SKIP, "Secret", new Decision.SourceRef(place.tenant(), null, key.name(), uid),
+                    new Decision.HostRef(n.namespace(), n.kubeletClientSecret()), CA_UNAVAILABLE, "tenant "
+                            + place.tenant() + "'s kubelet client certificate waits for the kubelet CA, which is not "
+                            + "loaded yet; the next pass issues it", null, observed);
+        }
+        KubeletCa ca = authority.get();
         String tenant = place.tenant();
         Decision.SourceRef source = new Decision.SourceRef(tenant, null, key.name(), uid);
         Decision.HostRef host = new Decision.HostRef(n.namespace(), n.kubeletClientSecret());
@@ -47,12 +57,12 @@ final class KubeletClients {
                     + "API cannot call tenantplane's kubelet endpoint (kubectl logs fails in the tenant)", null,
                     observed);
         }
-        String stale = observed == null ? null : staleness(observed, key, uid, endpoint, now);
+        String stale = observed == null ? null : staleness(observed, key, uid, ca, now);
         if (observed != null && stale == null) {
             return new Decision(Action.UNCHANGED, "Secret", source, host, CURRENT, what + " holds a current kubelet "
                     + "client certificate of tenant " + tenant, null, observed);
         }
-        KubeletCa.Credential c = endpoint.ca().issueTenantClient(key, uid, endpoint.clientValidity());
+        KubeletCa.Credential c = ca.issueTenantClient(key, uid, endpoint.clientValidity());
         JsonObject labels = new JsonObject();
         labels.addProperty(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
         ControlPlaneRenderer.selectorLabels(tenant).forEach(labels::addProperty);
@@ -66,7 +76,7 @@ final class KubeletClients {
         meta.add("labels", labels);
         meta.add("annotations", annotations);
         JsonObject data = new JsonObject();
-        data.addProperty("ca.crt", b64(endpoint.ca().certificatePem()));
+        data.addProperty("ca.crt", b64(ca.certificatePem()));
         data.addProperty("tls.crt", b64(c.certificatePem()));
         data.addProperty("tls.key", b64(c.privateKeyPem()));
         data.addProperty(ControlPlaneNames.KUBELET_CONFIG_KEY,
@@ -90,10 +100,13 @@ final class KubeletClients {
     }
 
     /** Why the stored credential must be issued again; null when it is current. */
-    private static String staleness(JsonObject observed, TenantKey key, String uid, KubeletEndpoint endpoint,
-                                    Instant now) {
+    private static String staleness(JsonObject observed, TenantKey key, String uid, KubeletCa ca, Instant now) {
         Map<String, String> data = data(observed);
-        if (!endpoint.ca().certificatePem().equals(data.get("ca.crt"))) {
+        Map<String, String> labels = Json.labels(observed);
+        if (!ControlPlaneRenderer.COMPONENT.equals(labels.get(ControlPlaneRenderer.COMPONENT_LABEL))) {
+            return "its labels were changed (they mark it as part of the tenant's control plane, removed with it)";
+        }
+        if (!ca.certificatePem().equals(data.get("ca.crt"))) {
             return "it names another kubelet CA";
         }
         if (!KubeletEndpoint.k3sDropIn(ControlPlaneRenderer.KUBELET_CLIENT_DIR)
@@ -111,7 +124,7 @@ final class KubeletClients {
             return "it was issued for another TenantCluster";
         }
         try {
-            c.certificate().verify(endpoint.ca().certificate().getPublicKey());
+            c.certificate().verify(ca.certificate().getPublicKey());
         } catch (java.security.GeneralSecurityException e) {
             return "it was not signed by the current kubelet CA";
         }

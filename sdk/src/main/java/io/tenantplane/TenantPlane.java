@@ -139,7 +139,8 @@ public final class TenantPlane {
             throw new IllegalStateException("a kubelet server needs the host client and the kubelet endpoint "
                     + "(TenantPlane.builder().hostClient(...).kubeletEndpoint(...))");
         }
-        return io.tenantplane.kubelet.KubeletServer.builder().hostClient(hostClient).ca(kubeletEndpoint.ca())
+        return io.tenantplane.kubelet.KubeletServer.builder().hostClient(hostClient)
+                .ca(kubeletEndpoint.ca().orElseThrow(() -> new IllegalStateException("the kubelet CA is not loaded")))
                 .observer(observer);
     }
 

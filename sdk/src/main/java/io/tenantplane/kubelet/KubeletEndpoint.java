@@ -2,6 +2,8 @@ package io.tenantplane.kubelet;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Where tenant API servers reach tenantplane's kubelet endpoint, and the CA that vouches for it. Given to
@@ -13,10 +15,12 @@ import java.util.Objects;
  * @param host           a DNS name or IP address in the serving certificate, reachable from the tenant control plane
  *                       pods, e.g. {@code tenantplane-kubelet.tenantplane-system.svc}
  * @param port           the endpoint's port
- * @param ca             the installation's kubelet CA
+ * @param authority      the installation's kubelet CA, empty while it is not loaded yet (a service that reads it from
+ *                       the host API); tenants' client certificates are issued once it is there
  * @param clientValidity how long a tenant's client certificate is valid; renewed when a third of it is left
  */
-public record KubeletEndpoint(String host, int port, KubeletCa ca, Duration clientValidity) {
+public record KubeletEndpoint(String host, int port, Supplier<Optional<KubeletCa>> authority,
+                              Duration clientValidity) {
 
     /** Tenant client certificates are valid for a year unless said otherwise. */
     public static final Duration DEFAULT_CLIENT_VALIDITY = Duration.ofDays(365);
@@ -28,7 +32,7 @@ public record KubeletEndpoint(String host, int port, KubeletCa ca, Duration clie
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("kubelet endpoint port must be 1..65535, got " + port);
         }
-        Objects.requireNonNull(ca, "ca");
+        Objects.requireNonNull(authority, "authority");
         clientValidity = clientValidity == null ? DEFAULT_CLIENT_VALIDITY : clientValidity;
         if (clientValidity.compareTo(Duration.ofHours(1)) < 0) {
             throw new IllegalArgumentException("clientValidity must be at least 1h, got " + clientValidity);
@@ -37,7 +41,17 @@ public record KubeletEndpoint(String host, int port, KubeletCa ca, Duration clie
 
     /** The endpoint at {@code host:port} with client certificates valid for {@link #DEFAULT_CLIENT_VALIDITY}. */
     public KubeletEndpoint(String host, int port, KubeletCa ca) {
-        this(host, port, ca, DEFAULT_CLIENT_VALIDITY);
+        this(host, port, constant(ca), DEFAULT_CLIENT_VALIDITY);
+    }
+
+    /** The CA, when loaded. */
+    public Optional<KubeletCa> ca() {
+        return authority.get();
+    }
+
+    private static Supplier<Optional<KubeletCa>> constant(KubeletCa ca) {
+        Optional<KubeletCa> o = Optional.of(Objects.requireNonNull(ca, "ca"));
+        return () -> o;
     }
 
     /**

@@ -90,6 +90,9 @@ public final class KubeletServer implements AutoCloseable {
     private final Reader host;
     private final ApiClient hostClient;
     private final OkHttpClient streams;
+    /** WebSockets to the host: a pool of their own, so each upgrade gets a fresh HTTP/1.1 connection. */
+    private final OkHttpClient sockets;
+    private final boolean allowExec;
     private final Observer observer;
     private final int maxStreamsPerTenant;
     private final Semaphore all;
@@ -111,6 +114,9 @@ public final class KubeletServer implements AutoCloseable {
                 .readTimeout(b.idleTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .callTimeout(0, TimeUnit.MILLISECONDS)
                 .build();
+        this.sockets = streams.newBuilder().connectionPool(new okhttp3.ConnectionPool(0, 1, TimeUnit.SECONDS))
+                .build();
+        this.allowExec = b.allowExec;
         SSLContext tls = b.ca.context(b.serving);
         this.server = (SSLServerSocket) tls.getServerSocketFactory().createServerSocket(b.port, 128, b.bindAddress);
         server.setNeedClientAuth(true);
@@ -335,14 +341,41 @@ public final class KubeletServer implements AutoCloseable {
                     + " is not in the pod", hostPod);
         }
         if (!call.verb().equals("containerLogs")) {
-            Answer a = text(ex, 501, "NotServed", call.verb() + " into tenant Pods is not served yet: kube-apiserver "
-                    + "speaks SPDY/3.1 to a kubelet for " + call.verb() + " (it translates kubectl's WebSocket), and "
-                    + "tenantplane's kubelet endpoint does not speak SPDY yet; on the host, kubectl " + call.verb()
-                    .toLowerCase(java.util.Locale.ROOT) + " pod/" + hostName + " -n " + hostNs + " reaches the same "
-                    + "container");
-            return new Answer(a.code(), a.reason(), a.message(), hostPod);
+            return stream(ex, call, hostNs, hostName, hostPod);
         }
         return logs(ex, call, hostNs, hostName, hostPod);
+    }
+
+    /** Exec, attach or port-forward: an SPDY/3.1 upgrade relayed to the host copy ({@link StreamRelay}). */
+    private Answer stream(Exchange ex, Call call, String hostNs, String hostName, String hostPod) throws IOException {
+        if (!allowExec) {
+            return withPod(text(ex, 403, "ExecTurnedOff", call.verb() + " into tenant Pods is turned off in this "
+                    + "installation (tenantplane.kubelet.allow-exec=false); logs still work"), hostPod);
+        }
+        String upgrade = ex.header("Upgrade");
+        if (upgrade == null || !upgrade.toLowerCase(java.util.Locale.ROOT).contains("spdy/3.1")) {
+            return withPod(text(ex, 400, "UpgradeRequired", call.verb() + " needs the connection upgraded to "
+                    + "SPDY/3.1, as kube-apiserver asks a kubelet; this endpoint does not serve "
+                    + (upgrade == null ? "a request without an upgrade" : "an upgrade to " + upgrade)), hostPod);
+        }
+        String protocol = StreamRelay.negotiate(ex, call.verb());
+        if (protocol == null) {
+            return withPod(text(ex, 403, "ProtocolNotSupported", "unable to upgrade: unable to negotiate protocol: "
+                    + "client supports " + ex.header("X-Stream-Protocol-Version") + ", server supports ["
+                    + (call.verb().equals("portForward") ? StreamRelay.PORT_FORWARD_PROTOCOL
+                    : StreamRelay.EXEC_PROTOCOL) + "]"), hostPod);
+        }
+        Stream stream = new Stream(ex);
+        open.add(stream);
+        try {
+            StreamRelay.Result r = call.verb().equals("portForward")
+                    ? StreamRelay.portForward(ex, stream, hostNs, hostName, hostClient, sockets)
+                    : StreamRelay.execOrAttach(ex, stream, call.verb(), call.container(), hostNs, hostName,
+                            hostClient, sockets);
+            return new Answer(r.code(), r.reason(), r.message(), hostPod);
+        } finally {
+            open.remove(stream);
+        }
     }
 
     private Answer logs(Exchange ex, Call call, String hostNs, String hostName, String hostPod)
@@ -367,7 +400,8 @@ public final class KubeletServer implements AutoCloseable {
             return withPod(text(ex, 500, "RequestNotBuilt", e.getMessage()), hostPod);
         }
         okhttp3.Call upstream = streams.newCall(request);
-        Stream stream = new Stream(ex, upstream);
+        Stream stream = new Stream(ex);
+        stream.onClose(upstream::cancel);
         open.add(stream);
         ex.onClientGone(stream::close);
         try (Response response = upstream.execute()) {
@@ -481,28 +515,6 @@ public final class KubeletServer implements AutoCloseable {
     private record Answer(int code, String reason, String message, String hostPod) {
     }
 
-    /** One open call: closed by the watchdog when it idles, or by {@link #close()}. */
-    private static final class Stream {
-        final Exchange exchange;
-        final okhttp3.Call upstream;
-        volatile long last = System.nanoTime();
-        volatile boolean idled;
-
-        Stream(Exchange exchange, okhttp3.Call upstream) {
-            this.exchange = exchange;
-            this.upstream = upstream;
-        }
-
-        void progress() {
-            last = System.nanoTime();
-        }
-
-        void close() {
-            upstream.cancel();
-            exchange.close();
-        }
-    }
-
     /**
      * A kubelet API path, as kube-apiserver builds it: {@code /containerLogs/<ns>/<pod>/<container>},
      * {@code /exec|attach/<ns>/<pod>[/<uid>]/<container>}, {@code /portForward/<ns>/<pod>[/<uid>]}, and the node-level
@@ -543,8 +555,18 @@ public final class KubeletServer implements AutoCloseable {
         private int maxStreams = 200;
         private Duration idleTimeout = Duration.ofHours(4);
         private Observer observer = Observer.NOOP;
+        private boolean allowExec = true;
 
         private Builder() {
+        }
+
+        /**
+         * Whether exec, attach and port-forward into tenant Pods are served (default true); false refuses them with
+         * 403 before anything reaches the host, while logs keep working.
+         */
+        public Builder allowExec(boolean allowExec) {
+            this.allowExec = allowExec;
+            return this;
         }
 
         /** The host API: where the host copies of tenant Pods are read and their logs streamed from. */

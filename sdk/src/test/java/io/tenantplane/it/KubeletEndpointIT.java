@@ -102,7 +102,7 @@ class KubeletEndpointIT {
         live.createTenant(tenant);
         plane.ensure(live.key(tenant));
         JsonObject secret = live.hostKube.require("Secret", live.namespace, tenant + "-kubelet-client");
-        return live.tenant(tenant, KubeApiServer.builder().kubeletClient(tls(secret)));
+        return live.tenant(tenant, KubeApiServer.builder().kubeletClient(tls(secret)).streams());
     }
 
     /** A tenant Pod {@code name}, synced, running on a simulated host node and bound to its mirror. */
@@ -208,11 +208,11 @@ class KubeletEndpointIT {
         assertTrue(stale.body().contains("no longer exists"), stale.body());
 
         HttpResponse<String> exec = get(devTls, "/exec/default/web/app?command=sh&input=1&output=1&tty=1");
-        assertEquals(501, exec.statusCode());
-        assertTrue(exec.body().contains("SPDY"), exec.body());
+        assertEquals(400, exec.statusCode(), "exec is an upgrade to SPDY/3.1, not a plain request");
+        assertTrue(exec.body().contains("SPDY/3.1"), exec.body());
         HttpResponse<String> stats = get(devTls, "/stats/summary");
         assertEquals(501, stats.statusCode());
-        assertTrue(eventually(() -> calls.stream().anyMatch(c -> c.verb().equals("exec") && c.code() == 501)));
+        assertTrue(eventually(() -> calls.stream().anyMatch(c -> c.verb().equals("exec") && c.code() == 400)));
     }
 
     @Test
@@ -259,6 +259,97 @@ class KubeletEndpointIT {
                 "/containerLogs/default/web/app").statusCode(), "closed streams free their slots");
     }
 
+    @Test
+    void kubectlExecRunsInTheHostCopyWithStdinStdoutStderrAndTheExitCode() throws Exception {
+        Kube dev = tenant("dev");
+        runningPod(dev, "dev", "web");
+        Path kubeconfig = live.tenantServer("dev").writeKubeconfig(work.resolve("dev"));
+
+        Run hello = kubectl(kubeconfig, "exec", "web", "--", "echo", "hello", "from", "web");
+        assertEquals(0, hello.code(), hello.err());
+        assertEquals("hello from web\n", hello.out());
+
+        Run failing = kubectl(kubeconfig, "exec", "web", "-c", "app", "--", "sh", "-c", "echo out; echo err >&2; exit 3");
+        assertEquals(3, failing.code(), "the exit code comes back: " + failing.err());
+        assertEquals("out\n", failing.out());
+        assertTrue(failing.err().contains("err"), failing.err());
+
+        Run cat = kubectlWithInput(kubeconfig, "line a\nline b\n", "exec", "-i", "web", "--", "cat");
+        assertEquals(0, cat.code(), cat.err());
+        assertEquals("line a\nline b\n", cat.out(), "stdin reaches the container and its end ends cat");
+
+        Run attach = kubectlWithInput(kubeconfig, "typed\n", "attach", "-i", "web");
+        assertEquals(0, attach.code(), attach.err());
+        assertTrue(attach.out().contains("typed"), attach.out());
+
+        Run missing = kubectl(kubeconfig, "exec", "web", "--", "nosuchtool");
+        assertEquals(127, missing.code(), missing.err());
+        assertTrue(missing.err().contains("nosuchtool: not found"), missing.err());
+
+        assertTrue(eventually(() -> calls.stream().filter(c -> c.verb().equals("exec")).count() >= 4), calls::toString);
+        KubeletRequest exec = calls.stream().filter(c -> c.verb().equals("exec")).findFirst().orElseThrow();
+        assertEquals("web", exec.pod());
+        assertEquals("Exited", exec.reason(), exec.toString());
+        assertTrue(calls.stream().anyMatch(c -> c.verb().equals("exec") && c.reason().equals("NonZeroExitCode")),
+                calls::toString);
+    }
+
+    @Test
+    void kubectlPortForwardReachesAPortOfTheHostCopy() throws Exception {
+        Kube dev = tenant("dev");
+        runningPod(dev, "dev", "web");
+        Path kubeconfig = live.tenantServer("dev").writeKubeconfig(work.resolve("dev"));
+        try (ServerSocket echo = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            Thread server = Thread.ofVirtual().start(() -> {
+                while (!echo.isClosed()) {
+                    try {
+                        java.net.Socket s = echo.accept();
+                        Thread.ofVirtual().start(() -> {
+                            try (s) {
+                                s.getInputStream().transferTo(s.getOutputStream());
+                            } catch (IOException ignored) {
+                                // the forwarded connection ended
+                            }
+                        });
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            int local;
+            try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                local = free.getLocalPort();
+            }
+            ProcessBuilder pb = new ProcessBuilder("kubectl", "--kubeconfig", kubeconfig.toString(), "port-forward",
+                    "pod/web", local + ":" + echo.getLocalPort()).redirectErrorStream(true);
+            pb.environment().put("KUBECTL_PORT_FORWARD_WEBSOCKETS", "false");
+            Process pf = pb.start();
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(pf.getInputStream(),
+                        StandardCharsets.UTF_8));
+                String first = out.readLine();
+                assertTrue(first != null && first.startsWith("Forwarding from"), () -> "kubectl says: " + first);
+                List<String> said = new CopyOnWriteArrayList<>();
+                Thread.ofVirtual().start(() -> out.lines().forEach(said::add));
+                for (String message : List.of("ping\n", "a second connection\n")) {
+                    try (java.net.Socket s = new java.net.Socket(InetAddress.getLoopbackAddress(), local)) {
+                        s.setSoTimeout(10_000);
+                        s.getOutputStream().write(message.getBytes(StandardCharsets.UTF_8));
+                        s.getOutputStream().flush();
+                        byte[] back = s.getInputStream().readNBytes(message.length());
+                        assertEquals(message, new String(back, StandardCharsets.UTF_8), () -> "the round trip; kubectl "
+                                + "says " + said);
+                    }
+                }
+            } finally {
+                pf.destroy();
+                pf.waitFor(10, TimeUnit.SECONDS);
+                server.interrupt();
+            }
+        }
+        assertTrue(eventually(() -> calls.stream().anyMatch(c -> c.verb().equals("portForward"))), calls::toString);
+    }
+
     // ------------------------------------------------------------ helpers
 
     private String uid(String tenant) {
@@ -300,11 +391,28 @@ class KubeletEndpointIT {
     }
 
     private Run kubectl(Path kubeconfig, String... args) throws IOException, InterruptedException {
+        return kubectlWithInput(kubeconfig, null, args);
+    }
+
+    /**
+     * kubectl as a user runs it, speaking SPDY for exec, attach and port-forward (what kube-apiserver 1.30+ speaks
+     * to a kubelet either way; the in-process tenant API passes SPDY through and does not translate WebSocket).
+     */
+    private Run kubectlWithInput(Path kubeconfig, String input, String... args) throws IOException,
+            InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
         cmd.addAll(List.of(args));
         Path out = Files.createTempFile(work, "kubectl", ".out");
         Path err = Files.createTempFile(work, "kubectl", ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().put("KUBECTL_REMOTE_COMMAND_WEBSOCKETS", "false");
+        pb.environment().put("KUBECTL_PORT_FORWARD_WEBSOCKETS", "false");
+        if (input != null) {
+            Path in = Files.createTempFile(work, "kubectl", ".in");
+            Files.writeString(in, input);
+            pb.redirectInput(in.toFile());
+        }
+        Process p = pb.start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "kubectl finishes: " + cmd);
         return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
     }

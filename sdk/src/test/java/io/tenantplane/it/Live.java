@@ -80,7 +80,7 @@ final class Live implements AutoCloseable {
 
     /** An in-process host whose nodes, scheduler and kubelets are simulated as {@code simulation} says. */
     static Live simulated(io.tenantplane.testkit.Simulation simulation) {
-        return inProcess(KubeApiServer.builder().simulate(simulation));
+        return inProcess(KubeApiServer.builder().simulate(simulation).streams());
     }
 
     private static Live inProcess(KubeApiServer.Builder builder) {

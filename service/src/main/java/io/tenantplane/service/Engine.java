@@ -20,11 +20,13 @@ public class Engine {
     private final Clock clock;
     private final ServiceObserver observer;
     private final ServiceMetrics metrics;
+    private final KubeletEndpoints kubelet;
     private volatile TenantPlane plane;
 
     @Inject
     Engine(ServiceSettings settings, HostClients clients, TenantConnector connector, Clock clock,
-           ServiceObserver observer, ServiceMetrics metrics) {
+           ServiceObserver observer, ServiceMetrics metrics, KubeletEndpoints kubelet) {
+        this.kubelet = kubelet;
         this.settings = settings;
         this.clients = clients;
         this.connector = connector;
@@ -41,6 +43,7 @@ public class Engine {
         this.clock = null;
         this.observer = null;
         this.metrics = null;
+        this.kubelet = null;
     }
 
     /** The plane; built on first use. */
@@ -50,7 +53,7 @@ public class Engine {
             synchronized (this) {
                 p = plane;
                 if (p == null) {
-                    p = TenantPlane.builder()
+                    TenantPlane.Builder b = TenantPlane.builder()
                             // Default OkHttp timeouts bound every call; the Syncer lifts the read timeout for its
                             // watch streams itself.
                             .hostClient(clients.newClient())
@@ -62,8 +65,9 @@ public class Engine {
                             .shards(settings.lease().shards())
                             .writeConcurrency(settings.writeConcurrency())
                             .hostWriteRate(io.tenantplane.apply.WriteRate.of(settings.hostQps(),
-                                    settings.hostBurst()))
-                            .build();
+                                    settings.hostBurst()));
+                    kubelet.endpoint().ifPresent(b::kubeletEndpoint);
+                    p = b.build();
                     metrics.eventsDropped(p::eventsDropped);
                     plane = p;
                 }

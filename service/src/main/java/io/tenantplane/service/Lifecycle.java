@@ -18,19 +18,22 @@ class Lifecycle {
     private static final Logger LOG = Logger.getLogger(Lifecycle.class.getName());
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event, ServiceSettings settings,
-                 ServiceMetrics metrics, Sharding sharding, ServiceStatus status, Reconciler reconciler) {
+                 ServiceMetrics metrics, Sharding sharding, ServiceStatus status, Reconciler reconciler,
+                 Engine engine, KubeletEndpoints kubelet) {
         LOG.info(() -> "tenantplane service starting as " + settings.lease().identity() + "; watching "
                 + (settings.watchesAllNamespaces() ? "all namespaces" : settings.watchNamespaces())
                 + "; " + settings.lease().shards() + " shards, Leases " + settings.lease().namespace() + "/"
                 + settings.lease().name() + "-*");
         metrics.tenantsByPhase(reconciler::countInPhase);
+        kubelet.start(engine.plane());
         reconciler.start(sharding::owns);
         sharding.start();
         status.markStarted();
     }
 
     void onStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object event, Reconciler reconciler,
-                Sharding sharding) {
+                Sharding sharding, KubeletEndpoints kubelet) {
+        kubelet.stop();
         reconciler.close();
         sharding.stop();
     }

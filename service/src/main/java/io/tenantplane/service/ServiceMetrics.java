@@ -53,6 +53,10 @@ public class ServiceMetrics {
     public static final String API_ERRORS = "tenantplane_api_errors_total";
     /** Counter: executed decisions by tenant, kind and action. */
     public static final String DECISIONS = "tenantplane_sync_decisions_total";
+    /** Counter: calls of tenant API servers to the kubelet endpoint, by tenant, verb and HTTP status. */
+    public static final String KUBELET_REQUESTS = "tenantplane_kubelet_requests_total";
+    /** Timer: calls to the kubelet endpoint, stream included, by verb; in seconds as {@code ..._seconds}. */
+    public static final String KUBELET_REQUEST_DURATION = "tenantplane_kubelet_request_duration";
     /** Timer: convergence pass duration per tenant; Prometheus shows it in seconds as {@code ..._seconds}. */
     public static final String PASS_DURATION = "tenantplane_pass_duration";
     /** Gauge: decisions whose Event was dropped because too many Events were waiting to be written. */
@@ -154,6 +158,24 @@ public class ServiceMetrics {
                         .build(),
                 new Tag("namespace", tenant.namespace()), new Tag("tenant", tenant.name()), new Tag("kind", kind),
                 new Tag("action", action)).inc();
+    }
+
+    /** A tenant API server's call to the kubelet endpoint ended: {@code verb}, answered {@code code}. */
+    public void kubeletRequest(TenantKey tenant, String verb, int code, Duration took) {
+        registry.counter(Metadata.builder()
+                        .withName(KUBELET_REQUESTS)
+                        .withDescription("Calls of tenant API servers to tenantplane's kubelet endpoint (kubectl logs,"
+                                + " exec, attach, port-forward inside tenants), by tenant, verb and HTTP status")
+                        .withUnit(MetricUnits.NONE)
+                        .build(),
+                new Tag("namespace", tenant.namespace()), new Tag("tenant", tenant.name()), new Tag("verb", verb),
+                new Tag("code", Integer.toString(code))).inc();
+        registry.timer(Metadata.builder()
+                        .withName(KUBELET_REQUEST_DURATION)
+                        .withDescription("Duration of calls to tenantplane's kubelet endpoint, stream included, by verb")
+                        .withUnit(MetricUnits.SECONDS)
+                        .build(),
+                new Tag("verb", verb)).update(took);
     }
 
     /** One convergence pass over {@code tenant} took {@code took}. */

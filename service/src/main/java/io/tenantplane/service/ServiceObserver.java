@@ -30,6 +30,11 @@ public class ServiceObserver implements Observer {
 
     /** Name of the span around one convergence pass. */
     public static final String PASS_SPAN = "tenantplane.converge";
+    /** Name of the span of one call to the kubelet endpoint. */
+    public static final String KUBELET_SPAN = "tenantplane.kubelet";
+    static final AttributeKey<String> VERB = AttributeKey.stringKey("tenantplane.kubelet.verb");
+    static final AttributeKey<String> POD = AttributeKey.stringKey("tenantplane.pod");
+    static final AttributeKey<String> USER = AttributeKey.stringKey("tenantplane.user");
     /** Name of the span event of one decision. */
     public static final String DECISION_EVENT = "tenantplane.decision";
 
@@ -80,6 +85,32 @@ public class ServiceObserver implements Observer {
     public void decision(TenantKey tenant, Outcome outcome) {
         Decision d = outcome.decision();
         metrics.decision(tenant, d.kind(), d.action().display());
+    }
+
+    /** Counts the call and records it as a span covering the call, stream included. */
+    @Override
+    public void kubeletRequest(TenantKey tenant, io.tenantplane.observe.KubeletRequest r) {
+        metrics.kubeletRequest(tenant, r.verb(), r.code(), r.took());
+        java.time.Instant end = java.time.Instant.now();
+        Span span = tracer.spanBuilder(KUBELET_SPAN)
+                .setNoParent()
+                .setStartTimestamp(end.minus(r.took()))
+                .setAttribute(TENANT, tenant.name())
+                .setAttribute(TENANT_NAMESPACE, tenant.namespace())
+                .setAttribute(VERB, r.verb())
+                .setAttribute(POD, r.namespace() + "/" + r.pod())
+                .setAttribute(USER, r.user())
+                .setAttribute(REASON, r.reason())
+                .setAttribute(CODE, (long) r.code())
+                .setAttribute(REPLICA, settings.lease().identity())
+                .startSpan();
+        if (r.hostPod() != null) {
+            span.setAttribute(HOST_NAME, r.hostPod());
+        }
+        if (r.code() >= 400) {
+            span.setStatus(io.opentelemetry.api.trace.StatusCode.ERROR, r.message());
+        }
+        span.end(end);
     }
 
     @Override

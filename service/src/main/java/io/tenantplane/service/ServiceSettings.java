@@ -36,6 +36,7 @@ import org.eclipse.microprofile.config.Config;
  * @param auth              how REST callers are authenticated and authorised
  * @param bearerTokenFile   with {@link Auth#TOKEN_FILE}, the file whose content REST callers present as bearer token
  * @param hostUrl           when present, the host API server URL (otherwise in-cluster or kubeconfig discovery)
+ * @param kubelet           tenantplane's kubelet endpoint for the node mirrors
  */
 public record ServiceSettings(
         List<String> watchNamespaces,
@@ -48,7 +49,39 @@ public record ServiceSettings(
         int hostBurst,
         Auth auth,
         Optional<Path> bearerTokenFile,
-        Optional<URI> hostUrl) {
+        Optional<URI> hostUrl,
+        Kubelet kubelet) {
+
+    /** Whether tenantplane serves the kubelet API of node mirrors ({@code kubectl logs} in tenants): true or false. */
+    public static final String KUBELET_ENABLED = "tenantplane.kubelet.enabled";
+    /** The name tenant API servers dial, in the endpoint's serving certificate; default the Service's DNS name. */
+    public static final String KUBELET_HOST = "tenantplane.kubelet.host";
+    /** The port the endpoint listens on (and the node mirrors name). */
+    public static final String KUBELET_PORT = "tenantplane.kubelet.port";
+    /** The Secret (in the service's namespace) holding the kubelet CA; created on first start when missing. */
+    public static final String KUBELET_CA_SECRET = "tenantplane.kubelet.ca-secret";
+    /** Kubelet calls (streams) one tenant may have open at once. */
+    public static final String KUBELET_MAX_STREAMS_PER_TENANT = "tenantplane.kubelet.max-streams-per-tenant";
+    /** Kubelet calls open at once in all, per replica. */
+    public static final String KUBELET_MAX_STREAMS = "tenantplane.kubelet.max-streams";
+    /** How long a kubelet call may move no byte before it is closed. */
+    public static final String KUBELET_IDLE_TIMEOUT = "tenantplane.kubelet.idle-timeout";
+
+    /**
+     * tenantplane's kubelet endpoint.
+     *
+     * @param enabled              whether it runs (and node mirrors point at it)
+     * @param host                 the name tenant API servers dial
+     * @param port                 its port
+     * @param caSecret             the Secret holding its CA, in {@code namespace}
+     * @param namespace            the service's namespace
+     * @param maxStreamsPerTenant  calls one tenant may have open
+     * @param maxStreams           calls open in all
+     * @param idleTimeout          how long a call may move no byte
+     */
+    public record Kubelet(boolean enabled, String host, int port, String caSecret, String namespace,
+                          int maxStreamsPerTenant, int maxStreams, Duration idleTimeout) {
+    }
 
     /** Comma-separated host namespaces to watch; empty watches all. */
     public static final String WATCH_NAMESPACES = "tenantplane.watch.namespaces";
@@ -215,10 +248,20 @@ public record ServiceSettings(
         Optional<Path> tokenFile = p.tokenFile(AUTH_BEARER_TOKEN_FILE);
         Auth auth = p.auth(AUTH_MODE, p.raw(AUTH_BEARER_TOKEN_FILE).isPresent());
         Optional<URI> hostUrl = p.url(HOST_URL);
+        boolean kubeletOn = p.bool(KUBELET_ENABLED, "true");
+        String kubeletHost = p.name(KUBELET_HOST, "tenantplane-kubelet." + leaseNamespace + ".svc", DNS_SUBDOMAIN,
+                253, "a DNS name tenant control plane pods resolve", "tenantplane-kubelet." + leaseNamespace + ".svc");
+        int kubeletPort = p.integer(KUBELET_PORT, "10250", 1, 65535, "10250");
+        String caSecret = p.name(KUBELET_CA_SECRET, "tenantplane-kubelet-ca", DNS_SUBDOMAIN, 253,
+                "a Secret name", "tenantplane-kubelet-ca");
+        int perTenant = p.integer(KUBELET_MAX_STREAMS_PER_TENANT, "10", 1, 10_000, "10");
+        int streams = p.integer(KUBELET_MAX_STREAMS, "200", 1, 100_000, "200");
+        Duration idle = p.duration(KUBELET_IDLE_TIMEOUT, "PT4H", Duration.ofSeconds(1), "PT4H");
         p.throwIfInvalid();
         return new ServiceSettings(namespaces, resync, concurrency,
                 new Lease(leaseName, leaseNamespace, identity, shards, leaseDuration, renewDeadline, retryPeriod),
-                ring, writers, qps, burst, auth, tokenFile, hostUrl);
+                ring, writers, qps, burst, auth, tokenFile, hostUrl, new Kubelet(kubeletOn, kubeletHost, kubeletPort,
+                        caSecret, leaseNamespace, perTenant, streams, idle));
     }
 
     /** Collects problems instead of stopping at the first, so one start-up reports them all. */
@@ -312,6 +355,15 @@ public record ServiceSettings(
                 return fallback;
             }
             return value;
+        }
+
+        boolean bool(String key, String fallback) {
+            String value = raw(key).orElse(fallback);
+            if (!value.equals("true") && !value.equals("false")) {
+                problem(key, value, "must be true or false", "true, or false to turn the feature off");
+                return Boolean.parseBoolean(fallback);
+            }
+            return Boolean.parseBoolean(value);
         }
 
         Optional<String> identity(String key) {

@@ -87,6 +87,7 @@ class InstallManifestTest {
                 "RoleBinding/tenantplane-service-shard-leases",
                 "Deployment/tenantplane-service",
                 "Service/tenantplane-service",
+                "Service/tenantplane-kubelet",
                 "PodDisruptionBudget/tenantplane-service")), found);
     }
 
@@ -180,10 +181,15 @@ class InstallManifestTest {
     void serviceAndDisruptionBudgetSelectTheDeploymentPods() {
         Map<String, Object> podLabels = map(map(map(map(one("Deployment").get("spec")).get("template"))
                 .get("metadata")).get("labels"));
-        Map<String, Object> serviceSelector = map(map(one("Service").get("spec")).get("selector"));
-        Map<String, Object> pdbSelector = map(map(map(one("PodDisruptionBudget").get("spec")).get("selector"))
-                .get("matchLabels"));
-        for (Map<String, Object> selector : List.of(serviceSelector, pdbSelector)) {
+        List<Map<String, Object>> selectors = new java.util.ArrayList<>();
+        for (Map<String, Object> o : objects) {
+            if ("Service".equals(o.get("kind"))) {
+                selectors.add(map(map(o.get("spec")).get("selector")));
+            }
+        }
+        assertEquals(2, selectors.size(), "the REST/metrics Service and the kubelet endpoint's");
+        selectors.add(map(map(map(one("PodDisruptionBudget").get("spec")).get("selector")).get("matchLabels")));
+        for (Map<String, Object> selector : selectors) {
             assertFalse(selector.isEmpty());
             selector.forEach((k, v) -> assertEquals(v, podLabels.get(k), k));
         }
@@ -235,6 +241,7 @@ class InstallManifestTest {
         grant(expected, "rbac.authorization.k8s.io", "rolebindings", rendered);
         grant(expected, "", "namespaces", List.of("get", "create", "update", "delete"));
         grant(expected, "", "nodes", List.of("get"));
+        grant(expected, "", "pods/log", List.of("get"));
         grant(expected, "events.k8s.io", "events", List.of("create", "get", "update"));
         grant(expected, "authentication.k8s.io", "tokenreviews", List.of("create"));
         grant(expected, "authorization.k8s.io", "subjectaccessreviews", List.of("create"));
@@ -250,6 +257,8 @@ class InstallManifestTest {
         // ShardLeases lists the installation's Leases, creates, replaces (conflict-checked) and deletes member Leases;
         // RbacFromCodeTest derives the same verbs from the calls made.
         grant(expected, "coordination.k8s.io", "leases", List.of("list", "create", "update", "delete"));
+        // The kubelet endpoint's CA Secret: read, or created by the first replica.
+        grant(expected, "", "secrets", List.of("get", "create"));
         assertEquals(expected, grants(role));
     }
 

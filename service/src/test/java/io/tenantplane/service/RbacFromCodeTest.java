@@ -74,6 +74,9 @@ class RbacFromCodeTest {
     }
 
     private final Set<Permission> used = ConcurrentHashMap.newKeySet();
+    /** The kubelet endpoint's CA, loaded (or created) by the service's code at the start of each test. */
+    private final java.util.concurrent.atomic.AtomicReference<io.tenantplane.kubelet.KubeletCa> kubeletCa =
+            new java.util.concurrent.atomic.AtomicReference<>();
     /**
      * What the Roles the service creates grant: Kubernetes lets a client create a Role only with permissions it holds
      * itself (RBAC escalation prevention), which the in-process server does not check.
@@ -167,11 +170,13 @@ class RbacFromCodeTest {
     @Test
     void theServiceRbacGrantsExactlyWhatTheCodeCallsAndNothingMore() throws Exception {
         Kube hostKube = hostWithTenantsReady();
+        loadKubeletCa();
         Replica replica = replica(null);
         TenantPlane plane = replica.plane();
         ApiClient hostClient = replica.hostClient();
         try {
             bothTenantsLiveThroughSyncDriftAndDeletion(hostKube, prodTenant());
+            logsInsideDev(hostKube, plane);
 
             JsonObject profile = hostKube.require("IsolationProfile", NS, "restricted");
             profile.getAsJsonObject("spec").add("nodePlacement", JsonParser.parseString(
@@ -221,9 +226,9 @@ class RbacFromCodeTest {
                 secretNamespaces.addAll(namespaces.get(p)));
         System.out.println("rbac: secrets are used with " + secretVerbs + " in " + secretNamespaces);
         assertFalse(secretVerbs.contains("deletecollection"));
-        assertTrue(Set.of(NS, "team-dev-x-prod", "team-dev-x-dev").containsAll(secretNamespaces),
-                "Secrets are touched only in TenantCluster namespaces and tenants' (possible) own host namespaces, "
-                        + "never across all namespaces: " + secretNamespaces);
+        assertTrue(Set.of(NS, "team-dev-x-prod", "team-dev-x-dev", "tenantplane-system").containsAll(secretNamespaces),
+                "Secrets are touched only in TenantCluster namespaces, tenants' (possible) own host namespaces and the "
+                        + "service's own (the kubelet CA), never across all namespaces: " + secretNamespaces);
     }
 
     /**
@@ -236,6 +241,7 @@ class RbacFromCodeTest {
     void theNamespacedInstallGrantsExactlyWhatAReplicaWatchingOneNamespaceCalls() throws Exception {
         prodNamespace = NS;
         Kube hostKube = hostWithTenantsReady();
+        loadKubeletCa();
         Replica replica = replica(NS);
         TenantPlane plane = replica.plane();
         ApiClient hostClient = replica.hostClient();
@@ -244,6 +250,7 @@ class RbacFromCodeTest {
             Json.child(prodShared.get(1), "spec").addProperty("mode", "shared");
             Json.child(prodShared.get(1), "spec").add("controlPlane", JsonParser.parseString("{\"replicas\":1}"));
             bothTenantsLiveThroughSyncDriftAndDeletion(hostKube, prodShared);
+            logsInsideDev(hostKube, plane);
 
             TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
             LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
@@ -326,6 +333,40 @@ class RbacFromCodeTest {
         }
     }
 
+    /** The kubelet CA, as the service loads it: created in the service's namespace on first start. */
+    private void loadKubeletCa() throws Exception {
+        kubeletCa.set(KubeletEndpoints.loadOrCreate(new io.kubernetes.client.openapi.apis.CoreV1Api(
+                recording(Duration.ofSeconds(10))), "tenantplane-system", "tenantplane-kubelet-ca", Clock.systemUTC()));
+        kubeletCa.set(KubeletEndpoints.loadOrCreate(new io.kubernetes.client.openapi.apis.CoreV1Api(
+                recording(Duration.ofSeconds(10))), "tenantplane-system", "tenantplane-kubelet-ca", Clock.systemUTC()));
+    }
+
+    /**
+     * kubectl logs inside dev, as its API server calls the kubelet endpoint with the client certificate tenantplane
+     * issued it: the endpoint reads dev's TenantCluster and Pod and asks the host for the Pod's log.
+     */
+    private void logsInsideDev(Kube hostKube, TenantPlane plane) throws Exception {
+        io.tenantplane.kubelet.KubeletCa ca = kubeletCa.get();
+        JsonObject secret = hostKube.require("Secret", NS, "dev-kubelet-client");
+        JsonObject data = secret.getAsJsonObject("data");
+        java.util.function.Function<String, String> file = k -> new String(java.util.Base64.getDecoder()
+                .decode(data.get(k).getAsString()), java.nio.charset.StandardCharsets.UTF_8);
+        javax.net.ssl.SSLContext tls = io.tenantplane.kubelet.KubeletCa.context(
+                io.tenantplane.kubelet.KubeletCa.Credential.fromPem(file.apply("tls.crt"), file.apply("tls.key")),
+                file.apply("ca.crt"));
+        try (io.tenantplane.kubelet.KubeletServer server = plane.kubeletServer()
+                .serving(ca.issueServing(List.of("localhost"), Duration.ofHours(1)))
+                .bindAddress(java.net.InetAddress.getLoopbackAddress()).port(0).start()) {
+            java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newBuilder().sslContext(tls).build().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("https://localhost:" + server.port()
+                            + "/containerLogs/default/nginx/nginx")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            // This host runs no kubelet for node-1, so its pods/log fails; the call was made, which is what counts.
+            assertEquals(500, r.statusCode(), r.body());
+            assertTrue(r.body().contains("the host API answered 500"), r.body());
+        }
+    }
+
     /** Starts a {@link Replica}; {@code watchNamespace} null watches all namespaces. */
     private Replica replica(String watchNamespace) {
         Map<String, String> config = new java.util.HashMap<>(Map.of(
@@ -343,6 +384,9 @@ class RbacFromCodeTest {
         ApiClient hostClient = recording(Duration.ofSeconds(10));
         TenantPlane plane = TenantPlane.builder().hostClient(hostClient)
                 .tenantConnector(TenantConnector.kubeconfigSecret(recording(Duration.ofSeconds(10))))
+                .kubeletEndpoint(new io.tenantplane.kubelet.KubeletEndpoint("localhost", 10250,
+                        () -> Optional.ofNullable(kubeletCa.get()),
+                        io.tenantplane.kubelet.KubeletEndpoint.DEFAULT_CLIENT_VALIDITY))
                 .reportingInstance("replica-a").build();
         Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
                 new ServiceStatus(Clock.systemUTC()));

@@ -45,6 +45,9 @@ public final class KubeApiServer implements AutoCloseable {
     private final Registry registry = new Registry();
     private final ClusterSimulator simulator;
     private final ContainerLogs containerLogs = new ContainerLogs();
+    /** The streaming subresources, when built with {@link Builder#streams()}; null otherwise. */
+    private final StreamUpgrades upgrades;
+    private java.net.ServerSocket front;
     private final java.time.Clock clock;
     private final Object lifecycle = new Object();
     private ExecutorService executor;
@@ -65,6 +68,7 @@ public final class KubeApiServer implements AutoCloseable {
                 () -> "127.0.0.1:" + port);
         router.podLogs(new PodLogs(store, registry, containerLogs, b.clock, b.kubeletClient, b.simulation != null));
         this.clock = b.clock;
+        this.upgrades = b.streams ? new StreamUpgrades(store, registry, b.kubeletClient, b.simulation != null) : null;
         store.bootstrap(b.namespaces);
         this.simulator = b.simulation == null ? null
                 : new ClusterSimulator(store, registry, b.clock, b.simulation, this::isPaused);
@@ -115,13 +119,100 @@ public final class KubeApiServer implements AutoCloseable {
     private void bind(int at) {
         try {
             executor = Executors.newVirtualThreadPerTaskExecutor();
-            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), at), 512);
+            // With streams, a socket of our own takes the connections (see StreamUpgrades) and the HTTP server
+            // listens behind it on a port of its own.
+            http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    upgrades == null ? at : 0), 512);
             http.createContext("/", router);
             http.setExecutor(executor);
             http.start();
             port = http.getAddress().getPort();
+            if (upgrades != null) {
+                front = new java.net.ServerSocket(at, 512, InetAddress.getLoopbackAddress());
+                int behind = port;
+                port = front.getLocalPort();
+                java.net.ServerSocket listening = front;
+                Thread.ofVirtual().name("testkit-front").start(() -> accept(listening, behind));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind 127.0.0.1:" + at, e);
+        }
+    }
+
+    /** Hands each connection to {@link StreamUpgrades} when its first request is an upgrade, else to the server. */
+    private void accept(java.net.ServerSocket listening, int behind) {
+        while (!listening.isClosed()) {
+            java.net.Socket client;
+            try {
+                client = listening.accept();
+            } catch (IOException e) {
+                return;
+            }
+            executor.execute(() -> connection(client, behind));
+        }
+    }
+
+    private void connection(java.net.Socket client, int behind) {
+        try (client) {
+            java.io.InputStream in = new java.io.BufferedInputStream(client.getInputStream());
+            java.io.ByteArrayOutputStream head = new java.io.ByteArrayOutputStream();
+            int state = 0;
+            while (state < 4) {
+                int b = in.read();
+                if (b < 0) {
+                    return;
+                }
+                head.write(b);
+                state = (b == '\r' && (state == 0 || state == 2)) || (b == '\n' && (state == 1 || state == 3))
+                        ? state + 1 : (b == '\r' ? 1 : 0);
+                if (head.size() > 64 * 1024) {
+                    return;
+                }
+            }
+            String[] lines = head.toString(StandardCharsets.ISO_8859_1).split("\r\n");
+            String[] requestLine = lines[0].split(" ");
+            java.util.Map<String, List<String>> headers = new java.util.LinkedHashMap<>();
+            java.util.Map<String, String> first = new java.util.LinkedHashMap<>();
+            for (int i = 1; i < lines.length; i++) {
+                int colon = lines[i].indexOf(':');
+                if (colon > 0) {
+                    String name = lines[i].substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT);
+                    String value = lines[i].substring(colon + 1).trim();
+                    headers.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+                    first.putIfAbsent(name, value);
+                }
+            }
+            String target = requestLine.length > 1 ? requestLine[1] : "/";
+            int q = target.indexOf('?');
+            String path = q < 0 ? target : target.substring(0, q);
+            if (requestLine.length == 3 && StreamUpgrades.handles(path, first)) {
+                upgrades.serve(client, in, requestLine[0], path, q < 0 ? "" : target.substring(q + 1), headers);
+                return;
+            }
+            try (java.net.Socket server = new java.net.Socket(InetAddress.getLoopbackAddress(), behind)) {
+                server.getOutputStream().write(head.toByteArray());
+                server.getOutputStream().flush();
+                Thread up = Thread.ofVirtual().start(() -> copy(in, server));
+                copy(server.getInputStream(), client);
+                up.interrupt();
+            }
+        } catch (IOException ignored) {
+            // a side went away
+        }
+    }
+
+    private static void copy(java.io.InputStream from, java.net.Socket to) {
+        byte[] buf = new byte[16 * 1024];
+        try {
+            java.io.OutputStream out = to.getOutputStream();
+            int n;
+            while ((n = from.read(buf)) > 0) {
+                out.write(buf, 0, n);
+                out.flush();
+            }
+            to.shutdownOutput();
+        } catch (IOException ignored) {
+            // a side went away
         }
     }
 
@@ -259,6 +350,13 @@ public final class KubeApiServer implements AutoCloseable {
     }
 
     private void stopHttp() {
+        if (front != null) {
+            try {
+                front.close();
+            } catch (IOException ignored) {
+                // stopping anyway
+            }
+        }
         http.stop(0);
         executor.shutdownNow();
     }
@@ -286,6 +384,7 @@ public final class KubeApiServer implements AutoCloseable {
         private String serviceCidr = "10.96.0.0/16";
         private Simulation simulation;
         private javax.net.ssl.SSLContext kubeletClient;
+        private boolean streams;
 
         private Builder() {
         }
@@ -408,6 +507,16 @@ public final class KubeApiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Serves {@code pods/exec}, {@code pods/attach} and {@code pods/portforward} (see {@link StreamUpgrades}): a
+         * socket of the server's own takes every connection and passes those that are not such an upgrade to the HTTP
+         * server behind it. Default off: without it these requests are answered as any unknown path.
+         */
+        public Builder streams() {
+            this.streams = true;
+            return this;
+        }
+
         /** A new server with this configuration, not yet listening; call {@link KubeApiServer#start()}. */
         public KubeApiServer build() {
             Builder copy = new Builder();
@@ -421,6 +530,7 @@ public final class KubeApiServer implements AutoCloseable {
             copy.serviceCidr = serviceCidr;
             copy.simulation = simulation;
             copy.kubeletClient = kubeletClient;
+            copy.streams = streams;
             return new KubeApiServer(copy);
         }
     }
