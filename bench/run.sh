@@ -2,7 +2,7 @@
 # Runs tenantplane's benchmarks. With no section named it runs them all (about 15 minutes) and rewrites
 # docs/performance.md and docs/performance-plan.png; see docs/performance.md for the sections and options.
 #   bench/run.sh                      everything, writes the docs
-#   bench/run.sh plan|live|firstsync|footprint|scale|cli   one or more sections, prints their table
+#   bench/run.sh plan|live|firstsync|footprint|scale|kubelet|cli   one or more sections, prints their table
 #   bench/run.sh --quick              everything with small sizes, prints the table
 #   bench/run.sh jmh PlanBenchmark -p objects=10000   any JMH run
 # Builds bench/target/benchmarks.jar first (set TP_TARGET to build into another folder).

@@ -21,10 +21,12 @@ import java.util.Set;
  */
 public final class Main {
 
-    static final List<String> SECTIONS = List.of("plan", "live", "firstsync", "footprint", "scale", "cli");
+    static final List<String> SECTIONS = List.of("plan", "live", "firstsync", "footprint", "scale", "kubelet",
+            "cli");
     static final java.util.Map<String, String> TITLES = java.util.Map.of("plan", "Offline plan, naming and explain (JMH)",
             "live", "Live convergence (testkit API servers)", "footprint", "Footprint (one Syncer, idle tenants)",
             "scale", "Scale out (replicas sharing tenants by shard Leases)",
+            "kubelet", "Kubelet endpoint (kubectl logs and exec inside tenants)",
             "cli", "CLI cold start", "firstsync", "First sync with concurrent writers (testkit API servers)");
     static final String DOC = "docs/performance.md";
     static final String PLOT = "performance-plan.png";
@@ -90,6 +92,8 @@ public final class Main {
                             : FootprintSection.Config.full()));
                     case "scale" -> sections.add(ScaleSection.run(quick ? ScaleSection.Config.quick()
                             : ScaleSection.Config.full()));
+                    case "kubelet" -> sections.add(KubeletSection.run(quick ? KubeletSection.Config.quick()
+                            : KubeletSection.Config.full()));
                     case "cli" -> sections.add(ColdStartSection.run(repo, runs));
                     default -> throw new IllegalStateException(s);
                 }

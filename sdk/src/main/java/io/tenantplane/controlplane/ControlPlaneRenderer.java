@@ -48,6 +48,12 @@ import java.util.Objects;
  * applies these manifests must not remove data it did not render (server-side apply does exactly that). Only the
  * publisher container gets a host API token.
  *
+ * <p><b>The kubelet endpoint.</b> In shared and dedicated mode the k3s container mounts Secret
+ * {@code <tenant>-kubelet-client} (optional) at {@value #KUBELET_CLIENT_DIR}, and its k3s config drop-in at
+ * {@code /etc/rancher/k3s/config.yaml.d}: with it, kube-apiserver calls tenantplane's kubelet endpoint for Pods on
+ * node mirrors with the tenant's client certificate; without it (no endpoint configured) k3s keeps its own
+ * kubelet credentials. tenantplane writes that Secret at run time ({@code KubeletClients}); it is not rendered.
+ *
  * <p><b>Non-root.</b> Both containers run as UID 10001 with no capabilities, no privilege escalation, a read-only root
  * file system and the RuntimeDefault seccomp profile, which passes the {@code restricted} Pod Security level. k3s
  * allows a non-root server only with {@code --disable-agent} (it refuses "must run as root unless --disable-agent is

@@ -48,8 +48,8 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * The kubelet API of the node mirrors: what a tenant API server calls when a tenant user runs {@code kubectl logs}
- * (and, in time, {@code exec}, {@code attach}, {@code port-forward}, {@code top}) on a Pod bound to a mirror. One
+ * The kubelet API of the node mirrors: what a tenant API server calls when a tenant user runs {@code kubectl logs},
+ * {@code exec}, {@code attach} or {@code port-forward} on a Pod bound to a mirror. One
  * endpoint serves every tenant; it runs in the controller's JVM (docs/architecture.md says why).
  *
  * <p><b>Who may call.</b> TLS with a required client certificate signed by the installation's {@link KubeletCa}: the
@@ -62,10 +62,11 @@ import okhttp3.Response;
  * {@code previous}, {@code timestamps}, {@code sinceSeconds}, {@code sinceTime}, {@code tailLines},
  * {@code limitBytes} and {@code stream}, the query kube-apiserver sends ({@code pkg/registry/core/pod/strategy.go}
  * {@code LogLocation}), answered from the host API's {@code pods/log} of the host copy, streamed as it comes.
- * {@code exec}, {@code attach} and {@code portForward} are refused with 501 and a message saying why: kube-apiserver
- * 1.30+ speaks SPDY/3.1 to a kubelet for them (it translates kubectl's WebSocket, {@code StreamTranslatorProxy}), and
- * this endpoint does not speak SPDY yet. {@code /stats/summary} is refused the same way: every mirror points at this
- * one address, so a call cannot say which node it asks about.
+ * {@code exec}, {@code attach} and {@code portForward} as SPDY/3.1 upgrades, the protocol kube-apiserver 1.30+ speaks
+ * to a kubelet (it translates kubectl's WebSocket, {@code StreamTranslatorProxy}), relayed to the host copy through
+ * the host API's WebSocket subresources ({@link StreamRelay}); {@link Builder#allowExec} turns them off.
+ * {@code /stats/summary} is refused (501) with the reason: every mirror points at this one address, so a call
+ * cannot say which node it asks about.
  *
  * <p><b>Bounds.</b> At most {@link Builder#maxStreamsPerTenant} calls per tenant and {@link Builder#maxStreams} in
  * all at once (429 beyond); a call that moves no byte for {@link Builder#idleTimeout} is closed. Each call has its

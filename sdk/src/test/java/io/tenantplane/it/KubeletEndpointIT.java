@@ -282,6 +282,16 @@ class KubeletEndpointIT {
         assertEquals(0, attach.code(), attach.err());
         assertTrue(attach.out().contains("typed"), attach.out());
 
+        // A terminal: script(1) gives kubectl a pseudo-terminal of 40 rows and 100 columns, whose size kubectl sends
+        // on the resize stream; the container's stty reads it.
+        ProcessBuilder tty = new ProcessBuilder("script", "-qec", "stty rows 40 cols 100; kubectl --kubeconfig "
+                + kubeconfig + " exec -it web -- stty size", "/dev/null").redirectErrorStream(true);
+        tty.environment().put("KUBECTL_REMOTE_COMMAND_WEBSOCKETS", "false");
+        Process p = tty.start();
+        String terminal = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertTrue(terminal.contains("40 100"), () -> "the terminal size reaches the container: " + terminal);
+
         Run missing = kubectl(kubeconfig, "exec", "web", "--", "nosuchtool");
         assertEquals(127, missing.code(), missing.err());
         assertTrue(missing.err().contains("nosuchtool: not found"), missing.err());

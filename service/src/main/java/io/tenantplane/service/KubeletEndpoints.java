@@ -82,7 +82,7 @@ public class KubeletEndpoints {
                     server = plane.kubeletServer().serving(ca.issueServing(servingNames(settings.host()),
                                     SERVING_VALIDITY)).port(settings.port())
                             .maxStreamsPerTenant(settings.maxStreamsPerTenant()).maxStreams(settings.maxStreams())
-                            .idleTimeout(settings.idleTimeout()).start();
+                            .idleTimeout(settings.idleTimeout()).allowExec(settings.allowExec()).start();
                     LOG.info(() -> "kubelet endpoint open on port " + server.port() + " for " + settings.host()
                             + ", CA from Secret " + settings.namespace() + "/" + settings.caSecret());
                     return;

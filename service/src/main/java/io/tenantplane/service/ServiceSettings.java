@@ -66,6 +66,8 @@ public record ServiceSettings(
     public static final String KUBELET_MAX_STREAMS = "tenantplane.kubelet.max-streams";
     /** How long a kubelet call may move no byte before it is closed. */
     public static final String KUBELET_IDLE_TIMEOUT = "tenantplane.kubelet.idle-timeout";
+    /** Whether exec, attach and port-forward into tenant Pods are served (logs always are). */
+    public static final String KUBELET_ALLOW_EXEC = "tenantplane.kubelet.allow-exec";
 
     /**
      * tenantplane's kubelet endpoint.
@@ -78,9 +80,10 @@ public record ServiceSettings(
      * @param maxStreamsPerTenant  calls one tenant may have open
      * @param maxStreams           calls open in all
      * @param idleTimeout          how long a call may move no byte
+     * @param allowExec            whether exec, attach and port-forward are served
      */
     public record Kubelet(boolean enabled, String host, int port, String caSecret, String namespace,
-                          int maxStreamsPerTenant, int maxStreams, Duration idleTimeout) {
+                          int maxStreamsPerTenant, int maxStreams, Duration idleTimeout, boolean allowExec) {
     }
 
     /** Comma-separated host namespaces to watch; empty watches all. */
@@ -257,11 +260,12 @@ public record ServiceSettings(
         int perTenant = p.integer(KUBELET_MAX_STREAMS_PER_TENANT, "10", 1, 10_000, "10");
         int streams = p.integer(KUBELET_MAX_STREAMS, "200", 1, 100_000, "200");
         Duration idle = p.duration(KUBELET_IDLE_TIMEOUT, "PT4H", Duration.ofSeconds(1), "PT4H");
+        boolean allowExec = p.bool(KUBELET_ALLOW_EXEC, "true");
         p.throwIfInvalid();
         return new ServiceSettings(namespaces, resync, concurrency,
                 new Lease(leaseName, leaseNamespace, identity, shards, leaseDuration, renewDeadline, retryPeriod),
                 ring, writers, qps, burst, auth, tokenFile, hostUrl, new Kubelet(kubeletOn, kubeletHost, kubeletPort,
-                        caSecret, leaseNamespace, perTenant, streams, idle));
+                        caSecret, leaseNamespace, perTenant, streams, idle, allowExec));
     }
 
     /** Collects problems instead of stopping at the first, so one start-up reports them all. */

@@ -242,6 +242,9 @@ class InstallManifestTest {
         grant(expected, "", "namespaces", List.of("get", "create", "update", "delete"));
         grant(expected, "", "nodes", List.of("get"));
         grant(expected, "", "pods/log", List.of("get"));
+        for (String r : List.of("pods/exec", "pods/attach", "pods/portforward")) {
+            grant(expected, "", r, List.of("get", "create"));
+        }
         grant(expected, "events.k8s.io", "events", List.of("create", "get", "update"));
         grant(expected, "authentication.k8s.io", "tokenreviews", List.of("create"));
         grant(expected, "authorization.k8s.io", "subjectaccessreviews", List.of("create"));

@@ -153,6 +153,16 @@ class RbacFromCodeTest {
         ApiClient c = new ClientBuilder().setBasePath(host.url()).build();
         c.setHttpClient(c.getHttpClient().newBuilder().readTimeout(readTimeout).addInterceptor(chain -> {
             Permission p = permission(chain.request());
+            if (p != null && "websocket".equalsIgnoreCase(chain.request().header("Upgrade"))) {
+                // A WebSocket upgrade is a GET, which Kubernetes 1.30+ also authorizes as create
+                // (AuthorizePodWebsocketUpgradeCreatePermission).
+                Permission create = new Permission(p.group(), p.resource(), "create");
+                used.add(create);
+                List<String> segs = chain.request().url().pathSegments();
+                int at = segs.indexOf("namespaces");
+                namespaces.computeIfAbsent(create, x -> ConcurrentHashMap.newKeySet())
+                        .add(at >= 0 && segs.size() >= at + 2 ? segs.get(at + 1) : "*");
+            }
             if (p != null) {
                 used.add(p);
                 List<String> seg = chain.request().url().pathSegments();
@@ -364,6 +374,68 @@ class RbacFromCodeTest {
             // This host runs no kubelet for node-1, so its pods/log fails; the call was made, which is what counts.
             assertEquals(500, r.statusCode(), r.body());
             assertTrue(r.body().contains("the host API answered 500"), r.body());
+            execAttachAndPortForwardInsideDev(tls, server.port());
+        }
+    }
+
+    /**
+     * kubectl exec, attach and port-forward inside dev: an API server holding dev's kubelet client credential, with
+     * dev's Pod bound to a mirror that points at the endpoint, passes each SPDY upgrade to the endpoint, which opens
+     * the same on the host copy (where this host, running no kubelet, refuses it: the calls are what count).
+     */
+    private void execAttachAndPortForwardInsideDev(javax.net.ssl.SSLContext tls, int port) throws Exception {
+        try (KubeApiServer api = KubeApiServer.builder().kubeletClient(tls).streams().build().start()) {
+            Kube k = Kube.at(api.url());
+            JsonObject node = k.create(JsonParser.parseString(
+                    "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-1\"}}").getAsJsonObject());
+            node.add("status", JsonParser.parseString("{\"addresses\":[{\"type\":\"Hostname\",\"address\":"
+                    + "\"localhost\"}],\"daemonEndpoints\":{\"kubeletEndpoint\":{\"Port\":" + port + "}}}"));
+            k.updateStatus(node);
+            JsonObject pod = Kube.at(dev.url()).require("Pod", "default", "nginx");
+            JsonObject copy = new JsonObject();
+            copy.addProperty("apiVersion", "v1");
+            copy.addProperty("kind", "Pod");
+            copy.add("metadata", JsonParser.parseString("{\"name\":\"nginx\",\"namespace\":\"default\"}"));
+            JsonObject spec = pod.getAsJsonObject("spec").deepCopy();
+            spec.addProperty("nodeName", "node-1");
+            copy.add("spec", spec);
+            JsonObject created = k.create(copy);
+            created.add("status", JsonParser.parseString("{\"phase\":\"Running\",\"containerStatuses\":[{\"name\":"
+                    + "\"nginx\",\"ready\":true,\"restartCount\":0,\"image\":\"nginx\",\"imageID\":\"\","
+                    + "\"state\":{\"running\":{}}}]}"));
+            k.updateStatus(created);
+            Path dir = java.nio.file.Files.createTempDirectory("rbac-kubectl");
+            Path kubeconfig = api.writeKubeconfig(dir);
+            for (List<String> args : List.of(List.of("exec", "nginx", "--", "true"), List.of("attach", "nginx"),
+                    List.of("port-forward", "pod/nginx", ":8080"))) {
+                List<String> cmd = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString(),
+                        "--request-timeout=20s"));
+                cmd.addAll(args);
+                ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                pb.environment().put("KUBECTL_REMOTE_COMMAND_WEBSOCKETS", "false");
+                pb.environment().put("KUBECTL_PORT_FORWARD_WEBSOCKETS", "false");
+                Process p = pb.start();
+                if (args.get(0).equals("port-forward")) {
+                    java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(
+                            p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+                    String line = out.readLine();
+                    assertTrue(line != null && line.startsWith("Forwarding from"), "kubectl: " + line);
+                    int local = Integer.parseInt(line.replaceAll(".*:(\\d+) -> .*", "$1"));
+                    try (java.net.Socket s = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), local)) {
+                        s.getOutputStream().write("x".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                        s.setSoTimeout(10_000);
+                        s.getInputStream().read();
+                    } catch (java.io.IOException ignored) {
+                        // the host refuses the forward; the call is what counts
+                    }
+                    p.destroy();
+                }
+                assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "kubectl " + args + " ends");
+            }
+        }
+        for (String r : List.of("pods/exec", "pods/attach", "pods/portforward")) {
+            assertTrue(used.contains(new Permission("", r, "get")), () -> r + " was called: " + used);
         }
     }
 

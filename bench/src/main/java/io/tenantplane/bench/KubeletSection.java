@@ -1,0 +1,222 @@
+package io.tenantplane.bench;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.json.Json;
+import io.tenantplane.kubelet.KubeletCa;
+import io.tenantplane.kubelet.KubeletServer;
+import io.tenantplane.naming.HostNames;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.testkit.KubeApiServer;
+import io.tenantplane.testkit.Simulation;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The kubelet endpoint's cost, in one process: heap and platform threads it adds for idle tenants (none are held per
+ * tenant until one calls), heap and platform threads per open log stream, and the time to read a container log
+ * through it against reading the same log from the host API directly (the baseline, same run, same client).
+ */
+final class KubeletSection {
+
+    static final String REPRODUCE = "bench/run.sh kubelet";
+    private static final double MIB = 1024.0 * 1024;
+    /** A log read through the endpoint should cost at most this much more than from the host directly. */
+    static final double TARGET_RATIO = 2.0;
+
+    /** Tenants, open streams (spread over the tenants), log lines and read repetitions. */
+    record Config(int tenants, int streams, int logLines, int reads) {
+        static Config full() {
+            return new Config(300, 200, 100_000, 7);
+        }
+
+        static Config quick() {
+            return new Config(20, 20, 5_000, 3);
+        }
+    }
+
+    private KubeletSection() {
+    }
+
+    static Report.Section run(Config c) throws Exception {
+        String ns = "team-bench";
+        KubeApiServer host = KubeApiServer.builder().namespaces("default", "kube-system", ns)
+                .simulate(Simulation.builder().nodes(1).build()).build().start();
+        List<String> uids = new ArrayList<>();
+        try {
+            for (String crd : Cluster.CRDS) {
+                try (InputStream in = Cluster.class.getResourceAsStream("/crds/" + crd)) {
+                    for (var lo : io.tenantplane.model.Manifests.parse(new String(in.readAllBytes(),
+                            java.nio.charset.StandardCharsets.UTF_8), java.nio.file.Path.of(crd))) {
+                        Cluster.create(host.url(), lo.object());
+                    }
+                }
+            }
+            for (int t = 0; t < c.tenants(); t++) {
+                String tenant = "t" + t;
+                List<JsonObject> resources = Cluster.tenantResources(tenant, ns);
+                if (t == 0) {
+                    Cluster.create(host.url(), resources.get(0));
+                    Cluster.create(host.url(), resources.get(1));
+                }
+                uids.add(Json.string(Cluster.create(host.url(), resources.get(2)), "metadata", "uid"));
+                TenantObjectRef src = new TenantObjectRef(tenant, "Pod", "default", "web", "uid-" + t);
+                JsonObject meta = new JsonObject();
+                meta.addProperty("name", HostNames.hostName("web", "default", tenant));
+                meta.addProperty("namespace", ns);
+                JsonObject labels = new JsonObject();
+                ReverseMapping.labels(src).forEach(labels::addProperty);
+                JsonObject annotations = new JsonObject();
+                ReverseMapping.annotations(src, "bench").forEach(annotations::addProperty);
+                meta.add("labels", labels);
+                meta.add("annotations", annotations);
+                JsonObject pod = Cluster.parse("""
+                        {"apiVersion":"v1","kind":"Pod","spec":{"containers":[{"name":"app","image":"busybox"}]}}""");
+                pod.add("metadata", meta);
+                Cluster.create(host.url(), pod);
+            }
+            String first = HostNames.hostName("web", "default", "t0");
+            waitRunning(host, ns, c.tenants());
+            String line = "0123456789".repeat(9) + " a log line of about a hundred bytes";
+            for (int i = 0; i < c.logLines(); i++) {
+                host.appendContainerLog(ns, first, "app", line + " " + i);
+            }
+            for (int t = 1; t < c.tenants(); t++) {
+                host.appendContainerLog(ns, HostNames.hostName("web", "default", "t" + t), "app", "hello");
+            }
+
+            KubeletCa ca = KubeletCa.generate("bench-kubelet-ca", Clock.systemUTC());
+            ApiClient hostClient = Cluster.client(host);
+            double heapBefore = heapMiB();
+            int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+            KubeletServer server = KubeletServer.builder().hostClient(hostClient).ca(ca)
+                    .serving(ca.issueServing(List.of("localhost"), Duration.ofDays(1)))
+                    .bindAddress(InetAddress.getLoopbackAddress()).port(0).maxStreams(c.streams() + 10)
+                    .maxStreamsPerTenant(c.streams()).start();
+            List<Figure> figures = new ArrayList<>();
+            try {
+                List<SSLContext> tls = new ArrayList<>();
+                for (int t = 0; t < c.tenants(); t++) {
+                    tls.add(ca.context(ca.issueTenantClient(new TenantKey(ns, "t" + t), uids.get(t),
+                            Duration.ofDays(1))));
+                }
+                double heapIdle = heapMiB();
+                int threadsIdle = ManagementFactory.getThreadMXBean().getThreadCount();
+                figures.add(new Figure(String.format(Locale.ROOT, "Heap the endpoint adds, %d idle tenants (per tenant)",
+                        c.tenants()), Figure.number((heapIdle - heapBefore) * 1024 / c.tenants()) + " KiB", "—", null,
+                        "≤ " + Figure.number(FootprintSection.TARGET_MIB * 1024) + " KiB",
+                        (heapIdle - heapBefore) / c.tenants() <= FootprintSection.TARGET_MIB, REPRODUCE));
+                figures.add(Figure.plain("Platform threads before → with the endpoint (idle)", threadsBefore + " → "
+                        + threadsIdle, REPRODUCE));
+
+                // The baseline: the same log read from the host API directly, same HTTP client kind.
+                HttpClient plain = HttpClient.newBuilder().build();
+                String direct = host.url() + "/api/v1/namespaces/" + ns + "/pods/" + first + "/log?container=app";
+                double[] base = new double[c.reads()];
+                double[] through = new double[c.reads()];
+                HttpClient viaEndpoint = HttpClient.newBuilder().sslContext(tls.get(0)).build();
+                String endpoint = "https://localhost:" + server.port() + "/containerLogs/default/web/app";
+                long bytes = 0;
+                for (int i = 0; i < c.reads(); i++) {
+                    long s = System.nanoTime();
+                    bytes = plain.send(HttpRequest.newBuilder(URI.create(direct)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray()).body().length;
+                    base[i] = (System.nanoTime() - s) / 1e6;
+                    s = System.nanoTime();
+                    long got = viaEndpoint.send(HttpRequest.newBuilder(URI.create(endpoint)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray()).body().length;
+                    through[i] = (System.nanoTime() - s) / 1e6;
+                    if (got != bytes) {
+                        throw new IllegalStateException("the endpoint gave " + got + " bytes, the host " + bytes);
+                    }
+                }
+                double b = median(base);
+                double m = median(through);
+                figures.add(new Figure(String.format(Locale.ROOT, "Read a %s MiB container log through the endpoint",
+                        Figure.number(bytes / MIB)), Figure.number(m) + " ms", "host pods/log directly "
+                        + Figure.number(b) + " ms", m / b, "≤ " + Figure.number(TARGET_RATIO) + "×",
+                        m / b <= TARGET_RATIO, REPRODUCE));
+
+                // Open follow streams, spread over the tenants.
+                List<InputStream> open = new ArrayList<>();
+                double heapOpenBefore = heapMiB();
+                int threadsOpenBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+                for (int i = 0; i < c.streams(); i++) {
+                    int t = 1 + i % (c.tenants() - 1);
+                    HttpResponse<InputStream> r = HttpClient.newBuilder().sslContext(tls.get(t)).build().send(
+                            HttpRequest.newBuilder(URI.create("https://localhost:" + server.port()
+                                    + "/containerLogs/default/web/app?follow=true")).build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
+                    r.body().readNBytes(6);
+                    open.add(r.body());
+                }
+                double heapOpen = heapMiB();
+                int threadsOpen = ManagementFactory.getThreadMXBean().getThreadCount();
+                figures.add(Figure.plain(String.format(Locale.ROOT, "Heap per open log stream (%d streams, both ends "
+                        + "in this process)", c.streams()), Figure.number((heapOpen - heapOpenBefore) * 1024
+                        / c.streams()) + " KiB", REPRODUCE));
+                figures.add(Figure.plain(String.format(Locale.ROOT, "Platform threads before → with %d open streams",
+                        c.streams()), threadsOpenBefore + " → " + threadsOpen, REPRODUCE));
+                figures.add(Figure.plain("Streams the endpoint counts open", Integer.toString(server.openStreams()),
+                        REPRODUCE));
+                for (InputStream in : open) {
+                    in.close();
+                }
+            } finally {
+                server.close();
+            }
+            List<String> notes = List.of("One process: a testkit host with a simulated node and one managed host Pod "
+                    + "per tenant, and the SDK's KubeletServer on loopback TLS. Heap is measured after a full GC "
+                    + "(median of three). The open streams' heap includes the client ends (JDK HttpClient) in the "
+                    + "same process, so it overstates the endpoint's share. The endpoint keeps nothing per tenant "
+                    + "until a tenant calls (then a semaphore), which is why it runs in the controller: no extra "
+                    + "JVM, image or process per tenant (docs/architecture.md).");
+            return new Report.Section(Main.TITLES.get("kubelet"), figures, notes);
+        } finally {
+            host.close();
+        }
+    }
+
+    private static void waitRunning(KubeApiServer host, String ns, int tenants) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            long running = Cluster.list(host.url(), "Pod", ns, null).stream()
+                    .filter(p -> "Running".equals(Json.string(p, "status", "phase"))).count();
+            if (running == tenants) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the host pods did not start");
+    }
+
+    private static double heapMiB() throws InterruptedException {
+        double[] samples = new double[3];
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+            samples[i] = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / MIB;
+        }
+        return median(samples);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+}
