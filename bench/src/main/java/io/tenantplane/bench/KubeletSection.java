@@ -101,21 +101,22 @@ final class KubeletSection {
 
             KubeletCa ca = KubeletCa.generate("bench-kubelet-ca", Clock.systemUTC());
             ApiClient hostClient = Cluster.client(host);
+            // The tenants' TLS contexts are the callers' (tenant API servers'), made before the baseline.
+            List<SSLContext> tls = new ArrayList<>();
+            for (int t = 0; t < c.tenants(); t++) {
+                tls.add(ca.context(ca.issueTenantClient(new TenantKey(ns, "t" + t), uids.get(t),
+                        Duration.ofDays(1))));
+            }
             double heapBefore = heapMiB();
-            int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+            int threadsBefore = serverThreads();
             KubeletServer server = KubeletServer.builder().hostClient(hostClient).ca(ca)
                     .serving(ca.issueServing(List.of("localhost"), Duration.ofDays(1)))
                     .bindAddress(InetAddress.getLoopbackAddress()).port(0).maxStreams(c.streams() + 10)
                     .maxStreamsPerTenant(c.streams()).start();
             List<Figure> figures = new ArrayList<>();
             try {
-                List<SSLContext> tls = new ArrayList<>();
-                for (int t = 0; t < c.tenants(); t++) {
-                    tls.add(ca.context(ca.issueTenantClient(new TenantKey(ns, "t" + t), uids.get(t),
-                            Duration.ofDays(1))));
-                }
                 double heapIdle = heapMiB();
-                int threadsIdle = ManagementFactory.getThreadMXBean().getThreadCount();
+                int threadsIdle = serverThreads();
                 figures.add(new Figure(String.format(Locale.ROOT, "Heap the endpoint adds, %d idle tenants (per tenant)",
                         c.tenants()), Figure.number((heapIdle - heapBefore) * 1024 / c.tenants()) + " KiB", "—", null,
                         "≤ " + Figure.number(FootprintSection.TARGET_MIB * 1024) + " KiB",
@@ -154,7 +155,7 @@ final class KubeletSection {
                 // Open follow streams, spread over the tenants.
                 List<InputStream> open = new ArrayList<>();
                 double heapOpenBefore = heapMiB();
-                int threadsOpenBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+                int threadsOpenBefore = serverThreads();
                 for (int i = 0; i < c.streams(); i++) {
                     int t = 1 + i % (c.tenants() - 1);
                     HttpResponse<InputStream> r = HttpClient.newBuilder().sslContext(tls.get(t)).build().send(
@@ -165,11 +166,12 @@ final class KubeletSection {
                     open.add(r.body());
                 }
                 double heapOpen = heapMiB();
-                int threadsOpen = ManagementFactory.getThreadMXBean().getThreadCount();
+                int threadsOpen = serverThreads();
                 figures.add(Figure.plain(String.format(Locale.ROOT, "Heap per open log stream (%d streams, both ends "
                         + "in this process)", c.streams()), Figure.number((heapOpen - heapOpenBefore) * 1024
                         / c.streams()) + " KiB", REPRODUCE));
-                figures.add(Figure.plain(String.format(Locale.ROOT, "Platform threads before → with %d open streams",
+                figures.add(Figure.plain(String.format(Locale.ROOT, "Platform threads (callers' HTTP clients aside) "
+                        + "before → with %d open streams",
                         c.streams()), threadsOpenBefore + " → " + threadsOpen, REPRODUCE));
                 figures.add(Figure.plain("Streams the endpoint counts open", Integer.toString(server.openStreams()),
                         REPRODUCE));
@@ -202,6 +204,17 @@ final class KubeletSection {
             Thread.sleep(100);
         }
         throw new IllegalStateException("the host pods did not start");
+    }
+
+    /** Live platform threads, without the callers' JDK HttpClient threads (one selector per client). */
+    private static int serverThreads() {
+        int n = 0;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!t.isVirtual() && !t.getName().startsWith("HttpClient-")) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static double heapMiB() throws InterruptedException {

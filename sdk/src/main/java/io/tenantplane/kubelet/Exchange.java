@@ -90,7 +90,8 @@ final class Exchange implements Closeable {
         String target = requestLine[1];
         int q = target.indexOf('?');
         return new Exchange(socket, requestLine[0], q < 0 ? target : target.substring(0, q),
-                q < 0 ? "" : target.substring(q + 1), headers, in, socket.getOutputStream());
+                q < 0 ? "" : target.substring(q + 1), headers, in,
+                new java.io.BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
     }
 
     /** A request header (case-insensitive), or null. */

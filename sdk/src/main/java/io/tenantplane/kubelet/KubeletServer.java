@@ -414,15 +414,19 @@ public final class KubeletServer implements AutoCloseable {
             OutputStream out = ex.stream("text/plain");
             long bytes = 0;
             try (InputStream in = response.body().byteStream()) {
-                byte[] buf = new byte[8192];
+                byte[] buf = new byte[64 * 1024];
                 int n;
                 while ((n = in.read(buf)) > 0) {
                     stream.progress();
                     out.write(buf, 0, n);
-                    out.flush();
+                    // Flush when the host has nothing more at hand (a followed log waits for lines), not per read.
+                    if (in.available() == 0) {
+                        out.flush();
+                    }
                     stream.progress();
                     bytes += n;
                 }
+                out.flush();
             } catch (IOException e) {
                 if (stream.idled) {
                     return new Answer(200, "IdleTimeout", "the log stream moved no byte for " + idleTimeout
