@@ -110,7 +110,8 @@ final class StreamRelay {
         CompletableFuture<WebSocket> upstream = new CompletableFuture<>();
         CompletableFuture<Result> done = new CompletableFuture<>();
         Map<Integer, String> types = new ConcurrentHashMap<>();
-        String[] hostProtocol = {""};
+        // The host's stream protocol, once its WebSocket is open (stdin's end can be passed on only with v5).
+        CompletableFuture<String> hostProtocol = new CompletableFuture<>();
         // The host's last status message: set by the listener, read when the stream ends.
         String[] lastStatus = new String[1];
         Thread reader = Thread.ofVirtual().name("tenantplane-kubelet-spdy").start(() -> {
@@ -152,7 +153,9 @@ final class StreamRelay {
                             System.arraycopy(d.bytes(), 0, msg, 1, d.bytes().length);
                             ws.send(ByteString.of(msg));
                         }
-                        if (d.fin() && type.equals("stdin") && hostProtocol[0].startsWith("v5.")) {
+                        if (d.fin() && type.equals("stdin")
+                                && hostProtocol.get(STREAM_CREATION_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                                .startsWith("v5.")) {
                             ws.send(ByteString.of((byte) 255, (byte) 0));
                         }
                     }
@@ -182,7 +185,7 @@ final class StreamRelay {
                         @Override
                         public void onOpen(WebSocket webSocket, Response response) {
                             String p = response.header("Sec-WebSocket-Protocol");
-                            hostProtocol[0] = p == null ? "" : p;
+                            hostProtocol.complete(p == null ? "" : p);
                         }
 
                         @Override
@@ -227,6 +230,7 @@ final class StreamRelay {
 
                         @Override
                         public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+                            hostProtocol.complete("");
                             String why = response != null ? "the host API answered " + response.code() + ": "
                                     + body(response) : t.toString();
                             if (lastStatus[0] == null) {

@@ -269,6 +269,16 @@ class KubeletEndpointIT {
         assertEquals(0, hello.code(), hello.err());
         assertEquals("hello from web\n", hello.out());
 
+        // kubectl as it comes (WebSocket first): the in-process tenant API refuses the WebSocket, kubectl falls back
+        // to SPDY, as it does against an API server older than 1.30.
+        ProcessBuilder plain = new ProcessBuilder("kubectl", "--kubeconfig", kubeconfig.toString(), "exec", "web", "--",
+                "echo", "fallback").redirectErrorStream(true);
+        plain.environment().remove("KUBECTL_REMOTE_COMMAND_WEBSOCKETS");
+        Process fallback = plain.start();
+        String said = new String(fallback.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(fallback.waitFor(30, TimeUnit.SECONDS));
+        assertEquals("fallback\n", said);
+
         Run failing = kubectl(kubeconfig, "exec", "web", "-c", "app", "--", "sh", "-c", "echo out; echo err >&2; exit 3");
         assertEquals(3, failing.code(), "the exit code comes back: " + failing.err());
         assertEquals("out\n", failing.out());

@@ -113,23 +113,9 @@ final class PodLogs {
 
     private int remote(HttpExchange ex, JsonObject node, String namespace, String pod, String container,
                        Map<String, String> query) throws IOException, InterruptedException {
-        String address = null;
-        JsonObject status = Json.obj(node, "status");
-        for (String type : ADDRESS_ORDER) {
-            for (JsonElement a : items(status, "addresses")) {
-                if (address == null && type.equals(Json.str(a.getAsJsonObject(), "type"))) {
-                    address = Json.str(a.getAsJsonObject(), "address");
-                }
-            }
-        }
-        if (address == null) {
-            throw ApiError.internal("no preferred addresses found; known addresses: []");
-        }
-        int port = 10250;
-        JsonObject endpoint = Json.obj(Json.obj(status, "daemonEndpoints"), "kubeletEndpoint");
-        if (endpoint != null && endpoint.has("Port") && endpoint.get("Port").getAsInt() > 0) {
-            port = endpoint.get("Port").getAsInt();
-        }
+        KubeletAddress kubelet = KubeletAddress.of(node);
+        String address = kubelet.host();
+        int port = kubelet.port();
         StringBuilder q = new StringBuilder();
         for (String k : LOG_QUERY) {
             if (query.containsKey(k)) {
@@ -170,6 +156,34 @@ final class PodLogs {
             }
         }
         return 200;
+    }
+
+    /**
+     * Where kube-apiserver calls a node's kubelet ({@code pkg/kubelet/client/kubelet_client.go}
+     * {@code GetConnectionInfo}): the first address of the preferred types, at the daemon endpoint's port (10250 when
+     * unset).
+     */
+    record KubeletAddress(String host, int port) {
+        static KubeletAddress of(JsonObject node) {
+            String address = null;
+            JsonObject status = Json.obj(node, "status");
+            for (String type : ADDRESS_ORDER) {
+                for (JsonElement a : items(status, "addresses")) {
+                    if (address == null && type.equals(Json.str(a.getAsJsonObject(), "type"))) {
+                        address = Json.str(a.getAsJsonObject(), "address");
+                    }
+                }
+            }
+            if (address == null) {
+                throw ApiError.internal("no preferred addresses found; known addresses: []");
+            }
+            int port = 10250;
+            JsonObject endpoint = Json.obj(Json.obj(status, "daemonEndpoints"), "kubeletEndpoint");
+            if (endpoint != null && endpoint.has("Port") && endpoint.get("Port").getAsInt() > 0) {
+                port = endpoint.get("Port").getAsInt();
+            }
+            return new KubeletAddress(address, port);
+        }
     }
 
     /**

@@ -56,8 +56,6 @@ final class StreamUpgrades {
 
     private static final Pattern PATH = Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/(exec|attach|portforward)");
     private static final String WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-    private static final List<String> ADDRESS_ORDER = List.of("Hostname", "InternalDNS", "InternalIP", "ExternalDNS",
-            "ExternalIP");
 
     private final Store store;
     private final Registry registry;
@@ -162,27 +160,15 @@ final class StreamUpgrades {
                     + "(KubeApiServer.Builder.kubeletClient)"));
             return;
         }
-        String address = null;
-        JsonObject st = Json.obj(node, "status");
-        for (String type : ADDRESS_ORDER) {
-            JsonElement list = st == null ? null : st.get("addresses");
-            if (list != null && list.isJsonArray()) {
-                for (JsonElement a : list.getAsJsonArray()) {
-                    if (address == null && type.equals(Json.str(a.getAsJsonObject(), "type"))) {
-                        address = Json.str(a.getAsJsonObject(), "address");
-                    }
-                }
-            }
-        }
-        if (address == null) {
-            status(out, ApiError.internal("no preferred addresses found; known addresses: []"));
+        PodLogs.KubeletAddress at;
+        try {
+            at = PodLogs.KubeletAddress.of(node);
+        } catch (ApiError e) {
+            status(out, e);
             return;
         }
-        int port = 10250;
-        JsonObject endpoint = Json.obj(Json.obj(st, "daemonEndpoints"), "kubeletEndpoint");
-        if (endpoint != null && endpoint.has("Port") && endpoint.get("Port").getAsInt() > 0) {
-            port = endpoint.get("Port").getAsInt();
-        }
+        String address = at.host();
+        int port = at.port();
         StringBuilder target = new StringBuilder();
         if (sub.equals("portforward")) {
             target.append("/portForward/").append(namespace).append('/').append(pod);
