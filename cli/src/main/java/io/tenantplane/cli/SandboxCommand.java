@@ -5,6 +5,9 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.tenantplane.TenantPlane;
+import io.tenantplane.kubelet.KubeletCa;
+import io.tenantplane.kubelet.KubeletEndpoint;
+import io.tenantplane.kubelet.KubeletServer;
 import io.tenantplane.apply.Outcome;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.json.Json;
@@ -153,6 +156,7 @@ final class SandboxCommand implements Subcommand {
         private Syncer syncer;
         private Thread kubeletOfK3s;
         private volatile boolean closed;
+        private KubeletServer kubelet;
 
         Sandbox(PrintWriter out, Path dir, boolean madeDir) {
             this.out = out;
@@ -164,13 +168,24 @@ final class SandboxCommand implements Subcommand {
             try {
                 host = KubeApiServer.builder().port(port)
                         .namespaces("default", "kube-system", "kube-public", "kube-node-lease")
-                        .simulate(Simulation.defaults()).build().start();
+                        .simulate(Simulation.defaults()).streams().build().start();
             } catch (RuntimeException e) {
                 throw new CliException("127.0.0.1:" + port, "--port", "cannot serve the host API there ("
                         + e.getMessage() + ")", "pass another --port, or none for any free port", e);
             }
             ApiClient hostClient = new ClientBuilder().setBasePath(host.url()).build();
             Http rest = new Http(hostClient);
+            // The kubelet endpoint, as the service runs it: kubectl logs, exec and port-forward inside the tenants.
+            KubeletCa ca = KubeletCa.generate("sandbox-kubelet-ca", java.time.Clock.systemUTC());
+            Printer printer = new Printer(out);
+            try {
+                kubelet = KubeletServer.builder().hostClient(hostClient).ca(ca)
+                        .serving(ca.issueServing(List.of("localhost"), java.time.Duration.ofDays(1)))
+                        .bindAddress(java.net.InetAddress.getLoopbackAddress()).port(0).observer(printer).start();
+            } catch (IOException e) {
+                throw new CliException("127.0.0.1", null, "cannot open the kubelet endpoint (" + e.getMessage() + ")",
+                        "free a local port and start again", e);
+            }
             for (String crd : CRDS) {
                 create(rest, resource(crd));
             }
@@ -205,10 +220,17 @@ final class SandboxCommand implements Subcommand {
                     JsonObject tc = base.deepCopy();
                     String name = Json.string(base, "metadata", "name") + (i == 1 ? "" : "-" + i);
                     Json.child(tc, "metadata").addProperty("name", name);
-                    tenantServers.put(name, KubeApiServer.builder()
-                            .simulate(Simulation.builder().nodes(0).build()).build().start());
-                    tenantNamespaces.put(name, Json.string(tc, "metadata", "namespace"));
+                    String ns = Json.string(tc, "metadata", "namespace");
                     create(rest, tc);
+                    String uid = Json.string(rest.call("GET", custom(GROUP + "/v1alpha1", "TenantCluster")
+                            .objectPath(ns, name), null).body(), "metadata", "uid");
+                    // What provisioning writes into <tenant>-kubelet-client for k3s, handed to its stand-in directly.
+                    tenantServers.put(name, KubeApiServer.builder()
+                            .simulate(Simulation.builder().nodes(0).build())
+                            .kubeletClient(ca.context(ca.issueTenantClient(new TenantKey(ns, name), uid,
+                                    java.time.Duration.ofDays(1))))
+                            .streams().build().start());
+                    tenantNamespaces.put(name, ns);
                 }
             }
             written.add(writeKubeconfig(host, "host.kubeconfig"));
@@ -221,7 +243,7 @@ final class SandboxCommand implements Subcommand {
             }
             kubeletOfK3s = Thread.ofVirtual().name("sandbox-k3s").start(() -> playK3s(rest));
             TenantPlane plane = TenantPlane.builder().hostClient(hostClient).reportingInstance("sandbox")
-                    .observer(new Printer(out)).build();
+                    .observer(printer).kubeletEndpoint(new KubeletEndpoint("localhost", kubelet.port(), ca)).build();
             syncer = plane.syncer(SyncerOptions.defaults().withThreads(Thread.ofVirtual()
                     .name("sandbox-sync-", 0).factory())).start();
             greet();
@@ -242,6 +264,9 @@ final class SandboxCommand implements Subcommand {
             out.println("Try:");
             out.println("  kubectl --kubeconfig " + tenantKc + " apply -f examples/yaml/workloads/");
             out.println("  kubectl --kubeconfig " + tenantKc + " get pods -A");
+            out.println("  kubectl --kubeconfig " + tenantKc + " logs deploy/nginx");
+            out.println("  kubectl --kubeconfig " + tenantKc + " exec deploy/nginx -- echo hello from the host copy"
+                    + "    (simulated containers: echo, cat, sh -c)");
             out.println("  kubectl --kubeconfig " + hostKc + " get pods -n " + ns + " -l tenantplane.io/tenant="
                     + first);
             out.println("  kubectl --kubeconfig " + hostKc + " events -n " + ns + " --for tenantcluster/" + first);
@@ -375,6 +400,9 @@ final class SandboxCommand implements Subcommand {
             if (kubeletOfK3s != null) {
                 kubeletOfK3s.interrupt();
             }
+            if (kubelet != null) {
+                kubelet.close();
+            }
             tenantServers.values().forEach(KubeApiServer::close);
             if (host != null) {
                 host.close();
@@ -438,6 +466,16 @@ final class SandboxCommand implements Subcommand {
 
         Printer(PrintWriter out) {
             this.out = out;
+        }
+
+        @Override
+        public void kubeletRequest(TenantKey tenant, io.tenantplane.observe.KubeletRequest r) {
+            synchronized (out) {
+                out.println(LocalTime.now().format(CLOCK) + "  " + tenant.name() + "  kubelet " + r.verb() + "  Pod "
+                        + r.namespace() + "/" + r.pod() + " -> " + (r.hostPod() == null ? "(none)" : r.hostPod())
+                        + "  " + r.code() + " " + r.reason());
+                out.flush();
+            }
         }
 
         @Override

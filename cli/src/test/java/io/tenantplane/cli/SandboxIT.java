@@ -108,6 +108,19 @@ class SandboxIT {
             assertTrue(read(log).lines().anyMatch(l -> l.contains("  dev  Create  Pod default/web-")
                     && l.contains("-> team-dev/web-")), () -> "a live line per write: " + read(log));
 
+            // Debugging inside the tenant, as a user would: logs and exec reach the host copy through the sandbox's
+            // kubelet endpoint (kubectl as it comes: its WebSocket is refused and it falls back to SPDY).
+            Run logs = kubectl(tenant, "logs", "deploy/web");
+            assertEquals(0, logs.code(), logs.err() + read(log));
+            assertTrue(logs.out().contains("simulated container web started"), logs.out());
+            Run exec = kubectl(tenant, "exec", "deploy/web", "--", "echo", "hello", "from", "the", "host", "copy");
+            assertEquals(0, exec.code(), exec.err() + read(log));
+            assertEquals("hello from the host copy\n", exec.out());
+            Run failing = kubectl(tenant, "exec", "deploy/web", "--", "sh", "-c", "exit 4");
+            assertEquals(4, failing.code(), "the exit code comes back: " + failing.err());
+            assertTrue(eventually(() -> read(log).lines().anyMatch(l -> l.contains("  dev  kubelet exec  Pod default/web-")
+                    && l.contains("101 Exited"))), () -> "each kubelet call is printed: " + read(log));
+
             assertEquals(0, kubectl(tenant, "delete", "deployment", "web", "--wait=false").code());
             assertTrue(eventually(() -> lines(host, "get", "pods", "-n", "team-dev", "-l",
                     "tenantplane.io/tenant=dev,app=web", "-o", "name").isBlank()

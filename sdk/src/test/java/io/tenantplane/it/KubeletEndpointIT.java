@@ -142,15 +142,17 @@ class KubeletEndpointIT {
         assertEquals(0, tail.code(), tail.err());
         assertEquals("line 2\nline 3\n", tail.out());
 
-        Run stamped = kubectl(kubeconfig, "logs", "pod/web", "-c", "app", "--timestamps", "--limit-bytes=40");
+        Run stamped = kubectl(kubeconfig, "logs", "pod/web", "-c", "app", "--timestamps", "--limit-bytes=60");
         assertEquals(0, stamped.code(), stamped.err());
-        assertTrue(stamped.out().matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z line 1\\n.*"), stamped.out());
+        assertTrue(stamped.out().matches("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z simulated container .*"), stamped.out());
+        assertEquals(60, stamped.out().getBytes(StandardCharsets.UTF_8).length, "--limit-bytes cuts the stream");
 
         Process follow = new ProcessBuilder("kubectl", "--kubeconfig", kubeconfig.toString(), "logs", "-f", "web")
                 .redirectErrorStream(true).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(follow.getInputStream(),
                     StandardCharsets.UTF_8));
+            assertTrue(out.readLine().startsWith("simulated container app started"), "the container's first line");
             assertEquals("line 1", out.readLine());
             assertEquals("line 3", skip(out, 1));
             host.appendContainerLog(live.namespace, hostName("web", "dev"), "app", "line 4, written while followed");
@@ -230,7 +232,7 @@ class KubeletEndpointIT {
                 live.requireHostServer().appendContainerLog(live.namespace, hostName("web", t), "app", "hello " + t);
                 for (int s = 0; s < 5; s++) {
                     HttpResponse<InputStream> r = client(tls).send(request("/containerLogs/default/web/app"
-                            + "?follow=true"), HttpResponse.BodyHandlers.ofInputStream());
+                            + "?follow=true&tailLines=1"), HttpResponse.BodyHandlers.ofInputStream());
                     assertEquals(200, r.statusCode());
                     assertEquals("hello " + t, new BufferedReader(new InputStreamReader(r.body(),
                             StandardCharsets.UTF_8)).readLine());

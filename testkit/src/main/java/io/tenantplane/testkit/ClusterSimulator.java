@@ -53,7 +53,16 @@ final class ClusterSimulator implements AutoCloseable {
     private String lastVersion = "";
     private final Store.WriteOptions opts = Store.WriteOptions.defaults();
 
-    ClusterSimulator(Store store, Registry registry, Clock clock, Simulation config, BooleanSupplier paused) {
+    private final ContainerLogs logs;
+    /**
+     * The nodes this simulator registered. A node's simulation label is not proof: a tenant's node mirror copies its
+     * host node's labels, and the tenant's own server must not take the mirror for a node it runs.
+     */
+    private final Set<String> own = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    ClusterSimulator(Store store, Registry registry, Clock clock, Simulation config, BooleanSupplier paused,
+                     ContainerLogs logs) {
+        this.logs = logs;
         this.store = store;
         this.registry = registry;
         this.clock = clock;
@@ -125,6 +134,7 @@ final class ClusterSimulator implements AutoCloseable {
             } catch (ApiError e) {
                 continue;
             }
+            own.add(name);
             String now = now();
             JsonObject status = Json.object(
                     "capacity", Json.object("cpu", "32", "memory", "256Gi", "pods", "110"),
@@ -145,7 +155,13 @@ final class ClusterSimulator implements AutoCloseable {
     }
 
     private List<JsonObject> simulatedNodes() {
-        return list(type("", "nodes"), null, Simulation.NODE_LABEL + "=true", null);
+        return list(type("", "nodes"), null, Simulation.NODE_LABEL + "=true", null).stream()
+                .filter(n -> own.contains(Json.str(Json.meta(n), "name"))).toList();
+    }
+
+    /** Whether this simulator runs the kubelet of node {@code name}. */
+    boolean runs(String name) {
+        return own.contains(name);
     }
 
     // ---- scheduler and kubelets ----
@@ -204,6 +220,12 @@ final class ClusterSimulator implements AutoCloseable {
             }
             pod.add("status", runningStatus(pod, host));
             store.update(pods, ns, name, pod, true, opts);
+            // A container's first log line, so that pods/log of a simulated pod shows it started.
+            for (JsonElement c : Json.arr(spec, "containers")) {
+                JsonObject container = c.getAsJsonObject();
+                logs.append(uid, Json.str(container, "name"), clock.instant(), "simulated container "
+                        + Json.str(container, "name") + " started (image " + Json.str(container, "image") + ")");
+            }
         }
         seen.keySet().retainAll(live);
     }

@@ -66,12 +66,12 @@ public final class KubeApiServer implements AutoCloseable {
         this.faults = new FaultInjector(b.faultSeed, () -> hub.closeAll(null));
         this.router = new Router(registry, store, hub, log, faults, b.clock, b.bookmarkInterval,
                 () -> "127.0.0.1:" + port);
-        router.podLogs(new PodLogs(store, registry, containerLogs, b.clock, b.kubeletClient, b.simulation != null));
+        router.podLogs(new PodLogs(store, registry, containerLogs, b.clock, b.kubeletClient, this::simulates));
         this.clock = b.clock;
-        this.upgrades = b.streams ? new StreamUpgrades(store, registry, b.kubeletClient, b.simulation != null) : null;
+        this.upgrades = b.streams ? new StreamUpgrades(store, registry, b.kubeletClient, this::simulates) : null;
         store.bootstrap(b.namespaces);
         this.simulator = b.simulation == null ? null
-                : new ClusterSimulator(store, registry, b.clock, b.simulation, this::isPaused);
+                : new ClusterSimulator(store, registry, b.clock, b.simulation, this::isPaused, containerLogs);
     }
 
     /**
@@ -88,6 +88,11 @@ public final class KubeApiServer implements AutoCloseable {
             throw new IllegalArgumentException("no pod " + namespace + "/" + pod + " to log to", e);
         }
         containerLogs.append(Json.str(Json.meta(p), "uid"), container, clock.instant(), line);
+    }
+
+    /** Whether this server's simulator runs the kubelet of node {@code name}. */
+    private boolean simulates(String name) {
+        return simulator != null && simulator.runs(name);
     }
 
     /** A builder with the defaults: built-in kinds, 1000 events of watch history, an ephemeral port. */

@@ -58,12 +58,12 @@ final class PodLogs {
     private final Clock clock;
     private final HttpClient kubelets;
 
-    /** Whether this server simulates nodes: only then is a node labelled as simulated its own. */
-    private final boolean simulates;
+    /** Whether this server's simulator runs the kubelet of a node (by name). */
+    private final java.util.function.Predicate<String> simulated;
 
     PodLogs(Store store, Registry registry, ContainerLogs logs, Clock clock, SSLContext kubeletClient,
-            boolean simulates) {
-        this.simulates = simulates;
+            java.util.function.Predicate<String> simulated) {
+        this.simulated = simulated;
         this.store = store;
         this.registry = registry;
         this.logs = logs;
@@ -100,10 +100,9 @@ final class PodLogs {
         } catch (ApiError e) {
             throw e;
         }
-        JsonObject labels = Json.obj(Json.meta(node), "labels");
-        // A node mirror copies its host node's labels, the simulation's marker included: the marker counts only on
-        // the server that runs the simulation.
-        if (simulates && labels != null && "true".equals(Json.str(labels, Simulation.NODE_LABEL))) {
+        // A node mirror copies its host node's labels, the simulation's marker included: only a node this server's
+        // simulator registered is its own.
+        if (simulated.test(nodeName)) {
             return local(ex, pods, pod, container, query);
         }
         return remote(ex, node, namespace, name, container, query);

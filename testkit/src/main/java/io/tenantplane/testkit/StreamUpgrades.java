@@ -60,13 +60,15 @@ final class StreamUpgrades {
     private final Store store;
     private final Registry registry;
     private final SSLContext kubeletClient;
-    private final boolean simulates;
+    /** Whether this server's simulator runs the kubelet of a node (by name). */
+    private final java.util.function.Predicate<String> simulated;
 
-    StreamUpgrades(Store store, Registry registry, SSLContext kubeletClient, boolean simulates) {
+    StreamUpgrades(Store store, Registry registry, SSLContext kubeletClient,
+                   java.util.function.Predicate<String> simulated) {
         this.store = store;
         this.registry = registry;
         this.kubeletClient = kubeletClient;
-        this.simulates = simulates;
+        this.simulated = simulated;
     }
 
     /** Whether this request is one of the upgrades this class serves. */
@@ -122,9 +124,8 @@ final class StreamUpgrades {
             return;
         }
         JsonObject node = store.get(registry.find("", "v1", "nodes"), null, nodeName);
-        JsonObject labels = Json.obj(Json.meta(node), "labels");
         String upgrade = header(headers, "upgrade").toLowerCase(Locale.ROOT);
-        if (simulates && labels != null && "true".equals(Json.str(labels, Simulation.NODE_LABEL))) {
+        if (simulated.test(nodeName)) {
             if (!upgrade.equals("websocket")) {
                 status(out, ApiError.badRequest("this simulated kubelet speaks WebSocket only (asked for "
                         + upgrade + ")"));
