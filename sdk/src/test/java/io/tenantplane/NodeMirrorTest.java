@@ -44,6 +44,33 @@ class NodeMirrorTest {
     }
 
     @Test
+    void withAKubeletEndpointTheMirrorNamesOnlyItsAddressAndPort() {
+        var ca = io.tenantplane.kubelet.KubeletCa.generate("ca", java.time.Clock.systemUTC());
+        var endpoint = new io.tenantplane.kubelet.KubeletEndpoint("tenantplane-kubelet.tenantplane-system.svc", 10250,
+                ca);
+        JsonObject host = JsonParser.parseString(HOST_NODE).getAsJsonObject();
+        JsonObject mirror = NodeMirror.desired("worker-1", host, endpoint);
+
+        assertEquals("[{\"type\":\"Hostname\",\"address\":\"tenantplane-kubelet.tenantplane-system.svc\"}]",
+                Json.object(mirror, "status").get("addresses").toString(),
+                "the tenant API dials the endpoint, never the host node's kubelet");
+        assertEquals(10250, Json.object(mirror, "status", "daemonEndpoints", "kubeletEndpoint").get("Port")
+                .getAsInt());
+        JsonObject byIp = NodeMirror.desired("worker-1", host, new io.tenantplane.kubelet.KubeletEndpoint("10.96.0.20",
+                10250, ca));
+        assertEquals(2, Json.object(byIp, "status").getAsJsonArray("addresses").size(), "Hostname and InternalIP");
+
+        // A mirror written before the endpoint (host addresses, the API server's Port 0) is rewritten once.
+        JsonObject before = NodeMirror.desired("worker-1", host);
+        Json.object(before, "status").add("daemonEndpoints", JsonParser.parseString(
+                "{\"kubeletEndpoint\":{\"Port\":0}}"));
+        assertTrue(NodeMirror.statusDiffers(mirror, before));
+        assertFalse(NodeMirror.statusDiffers(NodeMirror.desired("worker-1", host), before),
+                "Port 0 is what a real API server answers for no port: no difference");
+        assertFalse(NodeMirror.statusDiffers(mirror, mirror.deepCopy()));
+    }
+
+    @Test
     void anUnreadableHostNodeGivesAMirrorWithUnknownReadiness() {
         JsonObject mirror = NodeMirror.desired("worker-1", null);
         JsonObject ready = mirror.getAsJsonObject("status").getAsJsonArray("conditions").get(0).getAsJsonObject();
