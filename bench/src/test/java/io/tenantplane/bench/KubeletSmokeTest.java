@@ -14,11 +14,11 @@ class KubeletSmokeTest {
     @Test
     void kubeletSectionMeasuresIdleTenantsALogReadAndOpenStreams() throws Exception {
         Report.Section s = KubeletSection.run(KubeletSection.Config.quick());
-        assertEquals(6, s.figures().size(), s.toString());
+        assertEquals(7, s.figures().size(), s.toString());
         assertTrue(s.figures().get(0).value().endsWith(" KiB"), s.figures().get(0).toString());
         assertTrue(s.figures().get(2).value().endsWith(" ms"), s.figures().get(2).toString());
         assertTrue(s.figures().get(2).ratio() > 0, s.figures().get(2).toString());
-        assertEquals(Integer.toString(KubeletSection.Config.quick().streams()), s.figures().get(5).value(),
+        assertEquals(Integer.toString(KubeletSection.Config.quick().streams()), s.figures().get(6).value(),
                 "every follow stream is open at once");
     }
 }

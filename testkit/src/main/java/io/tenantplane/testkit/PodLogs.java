@@ -257,7 +257,8 @@ final class PodLogs {
         ex.getResponseHeaders().set("Content-Type", "text/plain");
         ex.sendResponseHeaders(200, 0);
         long[] left = {limit};
-        try (OutputStream out = ex.getResponseBody()) {
+        // A Go http.ResponseWriter buffers 4 KiB before it sends a chunk; the kubelet flushes when it follows.
+        try (OutputStream out = new java.io.BufferedOutputStream(ex.getResponseBody(), 4096)) {
             if (!write(out, first, timestamps, left)) {
                 return 200;
             }
