@@ -203,21 +203,7 @@ class RbacFromCodeTest {
             }), () -> "dev migrates from shared to dedicated: " + hostKube.require("TenantCluster", NS, "dev")
                     .get("status"));
 
-            TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
-            LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
-                    ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
-
-            // The REST API's delegated checks, through the client AccessControl uses.
-            KubernetesAccess access = new KubernetesAccess(recording(AccessControl.REVIEW_TIMEOUT), Clock.systemUTC());
-            Caller caller = access.authenticate(hostKube.viewerToken()).orElseThrow();
-            assertTrue(access.allows(caller, TenantsResource.seeing(NS, "prod")));
-
-            eventSeriesWithAConflict();
-
-            hostKube.delete("TenantCluster", NS, "prod");
-            hostKube.delete("TenantCluster", NS, "dev");
-            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("TenantCluster", NS, "prod").isEmpty()
-                    && hostKube.get("TenantCluster", NS, "dev").isEmpty()), "both tenants are removed");
+            explainReviewEventsAndDeleteBothTenants(hostKube, plane, hostClient);
             for (String own : List.of("team-dev-x-prod", "team-dev-x-dev")) {
                 assertTrue(hostKube.get("Namespace", null, own)
                         .map(n -> Json.string(n, "metadata", "deletionTimestamp") != null).orElse(true),
@@ -262,18 +248,7 @@ class RbacFromCodeTest {
             bothTenantsLiveThroughSyncDriftAndDeletion(hostKube, prodShared);
             logsInsideDev(hostKube, plane);
 
-            TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
-            LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
-                    ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
-            KubernetesAccess access = new KubernetesAccess(recording(AccessControl.REVIEW_TIMEOUT), Clock.systemUTC());
-            Caller caller = access.authenticate(hostKube.viewerToken()).orElseThrow();
-            assertTrue(access.allows(caller, TenantsResource.seeing(NS, "prod")));
-            eventSeriesWithAConflict();
-
-            hostKube.delete("TenantCluster", NS, "prod");
-            hostKube.delete("TenantCluster", NS, "dev");
-            assertTrue(Kube.eventually(SYNC, () -> hostKube.get("TenantCluster", NS, "prod").isEmpty()
-                    && hostKube.get("TenantCluster", NS, "dev").isEmpty()), "both tenants are removed");
+            explainReviewEventsAndDeleteBothTenants(hostKube, plane, hostClient);
         } finally {
             replica.close();
         }
@@ -343,10 +318,31 @@ class RbacFromCodeTest {
         }
     }
 
+    /**
+     * The rest of a replica's calls, in both installs: explain's reads, the REST API's delegated checks (through the
+     * client AccessControl uses), an Event series with a conflict, and both tenants deleted.
+     */
+    private void explainReviewEventsAndDeleteBothTenants(Kube hostKube, TenantPlane plane, ApiClient hostClient)
+            throws Exception {
+        TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
+        LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
+                ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
+        KubernetesAccess access = new KubernetesAccess(recording(AccessControl.REVIEW_TIMEOUT), Clock.systemUTC());
+        Caller caller = access.authenticate(hostKube.viewerToken()).orElseThrow();
+        assertTrue(access.allows(caller, TenantsResource.seeing(NS, "prod")));
+        eventSeriesWithAConflict();
+
+        hostKube.delete("TenantCluster", NS, "prod");
+        hostKube.delete("TenantCluster", NS, "dev");
+        assertTrue(Kube.eventually(SYNC, () -> hostKube.get("TenantCluster", NS, "prod").isEmpty()
+                && hostKube.get("TenantCluster", NS, "dev").isEmpty()), "both tenants are removed");
+    }
+
     /** The kubelet CA, as the service loads it: created in the service's namespace on first start. */
     private void loadKubeletCa() throws Exception {
         kubeletCa.set(KubeletEndpoints.loadOrCreate(new io.kubernetes.client.openapi.apis.CoreV1Api(
                 recording(Duration.ofSeconds(10))), "tenantplane-system", "tenantplane-kubelet-ca", Clock.systemUTC()));
+        // A second replica (or a restart) reads the CA the first one created.
         kubeletCa.set(KubeletEndpoints.loadOrCreate(new io.kubernetes.client.openapi.apis.CoreV1Api(
                 recording(Duration.ofSeconds(10))), "tenantplane-system", "tenantplane-kubelet-ca", Clock.systemUTC()));
     }
