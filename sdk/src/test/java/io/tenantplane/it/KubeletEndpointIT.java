@@ -314,6 +314,22 @@ class KubeletEndpointIT {
         assertEquals("Exited", exec.reason(), exec.toString());
         assertTrue(calls.stream().anyMatch(c -> c.verb().equals("exec") && c.reason().equals("NonZeroExitCode")),
                 calls::toString);
+
+        // An exec is an auditable action: an Event on the TenantCluster, naming the Pod, its host copy and the outcome.
+        assertTrue(plane.observer().flush(Duration.ofSeconds(10)));
+        List<JsonObject> events = live.hostKube.call("GET", "/apis/events.k8s.io/v1/namespaces/" + live.namespace
+                + "/events", Map.of(), null).body().getAsJsonArray("items").asList().stream()
+                .map(e -> e.getAsJsonObject()).toList();
+        JsonObject audit = events.stream().filter(e -> "Exec".equals(Json.string(e, "action"))
+                && "NonZeroExitCode".equals(Json.string(e, "reason"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no Exec Event in " + events));
+        assertEquals("Normal", Json.string(audit, "type"), "the exec was served; the command's exit code is its own");
+        assertEquals("dev", Json.string(audit, "regarding", "name"));
+        assertEquals(hostName("web", "dev"), Json.string(audit, "related", "name"));
+        assertTrue(Json.string(audit, "note").contains("Exec into Pod default/web container app of tenant dev"),
+                Json.string(audit, "note"));
+        assertTrue(events.stream().noneMatch(e -> "ContainerLogs".equals(Json.string(e, "action"))),
+                "logs are counted, not evented");
     }
 
     @Test
