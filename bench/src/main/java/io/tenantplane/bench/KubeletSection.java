@@ -162,7 +162,7 @@ final class KubeletSection {
                     try (java.net.Socket sock = tls.get(0).getSocketFactory().createSocket("localhost",
                             server.port())) {
                         sock.getOutputStream().write(("GET /containerLogs/default/web/app HTTP/1.1\r\nHost: x\r\n"
-                                + "\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+                                + "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
                         sock.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
                     }
                     rawThrough[i] = (System.nanoTime() - s0) / 1e6;

@@ -21,9 +21,10 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSocket;
 
 /**
- * One HTTP/1.1 request on one TLS connection of the kubelet endpoint, and its answer. The endpoint answers one request
- * per connection ({@code Connection: close}) and delimits streamed bodies by closing, which every HTTP/1.1 client
- * reads (RFC 9112 §6.3); a connection upgraded to a stream protocol is handed over as it is. Owning the socket is what
+ * One HTTP/1.1 request on a TLS connection of the kubelet endpoint, and its answer. A connection is kept for the
+ * caller's next request (as Go's transport, kube-apiserver's, reuses it) after an answer of known length or a chunked
+ * one; a followed log is delimited by closing the connection (RFC 9112 §6.3), and a connection upgraded to a stream
+ * protocol is handed over as it is. Owning the socket is what
  * lets the endpoint see a caller leave while the host sends nothing ({@link #onClientGone}), and upgrade a
  * connection, neither of which the JDK's HTTP server allows.
  */
@@ -44,9 +45,13 @@ final class Exchange implements Closeable {
     final InputStream in;
     final OutputStream out;
     private boolean answered;
+    private boolean keepAlive;
 
     private Exchange(SSLSocket socket, String method, String path, String rawQuery, Map<String, String> headers,
-                     InputStream in, OutputStream out) {
+                     InputStream in, OutputStream out, boolean http11) {
+        this.keepAlive = http11 && method.equals("GET") && !"close".equalsIgnoreCase(headers.get("connection"))
+                && !headers.containsKey("upgrade") && !headers.containsKey("transfer-encoding")
+                && (headers.get("content-length") == null || headers.get("content-length").equals("0"));
         this.socket = socket;
         this.method = method;
         this.path = path;
@@ -56,9 +61,11 @@ final class Exchange implements Closeable {
         this.out = out;
     }
 
-    /** Reads the request head; null when the caller sent none (closed, or not HTTP). */
-    static Exchange read(SSLSocket socket) throws IOException {
-        InputStream in = new BufferedInputStream(socket.getInputStream());
+    /**
+     * Reads the next request head from the connection's {@code in}; null when the caller sent none (closed, or not
+     * HTTP).
+     */
+    static Exchange read(SSLSocket socket, InputStream in, OutputStream out) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int state = 0;
         while (state < 4) {
@@ -90,8 +97,7 @@ final class Exchange implements Closeable {
         String target = requestLine[1];
         int q = target.indexOf('?');
         return new Exchange(socket, requestLine[0], q < 0 ? target : target.substring(0, q),
-                q < 0 ? "" : target.substring(q + 1), headers, in,
-                new java.io.BufferedOutputStream(socket.getOutputStream(), 64 * 1024));
+                q < 0 ? "" : target.substring(q + 1), headers, in, out, requestLine[2].equals("HTTP/1.1"));
     }
 
     /** A request header (case-insensitive), or null. */
@@ -142,8 +148,57 @@ final class Exchange implements Closeable {
 
     /** Starts a body of unknown length, delimited by closing the connection. */
     OutputStream stream(String contentType) throws IOException {
+        keepAlive = false;
         head(200, Map.of("Content-Type", contentType));
         return out;
+    }
+
+    /**
+     * Starts a body of unknown length that ends before the connection does: chunked when the connection is kept,
+     * else delimited by closing it. Closing the returned stream ends the body, not the connection.
+     */
+    OutputStream body(String contentType) throws IOException {
+        if (!keepAlive) {
+            return stream(contentType);
+        }
+        head(200, Map.of("Content-Type", contentType, "Transfer-Encoding", "chunked"));
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (len > 0) {
+                    out.write((Integer.toHexString(len) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                    out.write(b, off, len);
+                    out.write('\r');
+                    out.write('\n');
+                }
+            }
+
+            @Override
+            public void flush() throws IOException {
+                out.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            }
+        };
+    }
+
+    /** Whether the connection serves another request after this one. */
+    boolean keepAlive() {
+        return keepAlive;
+    }
+
+    /** This answer ends the connection. */
+    void closeAfter() {
+        keepAlive = false;
     }
 
     /** Writes the status line and headers (and {@code Connection: close} unless upgrading). */
@@ -155,7 +210,7 @@ final class Exchange implements Closeable {
         StringBuilder b = new StringBuilder("HTTP/1.1 ").append(code).append(' ')
                 .append(PHRASES.getOrDefault(code, "Status")).append("\r\n");
         fields.forEach((k, v) -> b.append(k).append(": ").append(v).append("\r\n"));
-        if (code != 101) {
+        if (code != 101 && !keepAlive) {
             b.append("Connection: close\r\n");
         }
         b.append("\r\n");
@@ -172,6 +227,7 @@ final class Exchange implements Closeable {
      * a request without a body, as a log stream is, anything read after the head means the caller went away.
      */
     void onClientGone(Runnable gone) {
+        keepAlive = false;
         Thread.ofVirtual().name("tenantplane-kubelet-watch").start(() -> {
             try {
                 socket.setSoTimeout(0);

@@ -179,26 +179,32 @@ public final class KubeletServer implements AutoCloseable {
         }
     }
 
-    /** One connection: the TLS handshake and the request head within 10 s, then one call. */
+    /**
+     * One connection: the TLS handshake and the first request head within 10 s, then its calls, one after another,
+     * while each answer leaves it reusable (a kept connection may idle 90 s between calls, as Go's transport allows).
+     */
     private void connection(SSLSocket socket) {
-        Exchange ex;
         try {
             socket.setSoTimeout(10_000);
             socket.startHandshake();
-            ex = Exchange.read(socket);
+            java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());
+            java.io.OutputStream out = new java.io.BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+            while (!closed) {
+                Exchange ex = Exchange.read(socket, in, out);
+                if (ex == null) {
+                    break;
+                }
+                socket.setSoTimeout(0);
+                handle(ex);
+                if (!ex.keepAlive()) {
+                    break;
+                }
+                socket.setSoTimeout(90_000);
+            }
         } catch (IOException e) {
-            // A caller without a certificate of the installation's CA ends here: the handshake fails.
-            closeQuietly(socket);
-            return;
-        }
-        if (ex == null) {
-            closeQuietly(socket);
-            return;
-        }
-        try {
-            socket.setSoTimeout(0);
-            handle(ex);
-        } catch (IOException e) {
+            // A caller without a certificate of the installation's CA ends here (the handshake fails), as does one
+            // that goes away or keeps a connection idle too long.
+        } finally {
             closeQuietly(socket);
         }
     }
@@ -213,7 +219,7 @@ public final class KubeletServer implements AutoCloseable {
 
     // ------------------------------------------------------------ one call
 
-    private void handle(Exchange ex) throws IOException {
+    private void handle(Exchange ex) {
         long start = System.nanoTime();
         Call call = Call.parse(ex.method, ex.path);
         TenantKey tenant = null;
@@ -232,12 +238,18 @@ public final class KubeletServer implements AutoCloseable {
             tenant = who.get().tenant();
             answer = serve(ex, call, who.get());
         } catch (IOException e) {
+            ex.closeAfter();
             answer = new Answer(499, "ClientGone", "the caller went away: " + e.getMessage(), null);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "kubelet call " + call + " failed", e);
+            ex.closeAfter();
             answer = safeText(ex, 500, "InternalError", "tenantplane's kubelet endpoint failed: " + e);
         } finally {
-            ex.close();
+            try {
+                ex.out.flush();
+            } catch (IOException e) {
+                ex.closeAfter();
+            }
         }
         if (tenant != null) {
             served.incrementAndGet();
@@ -404,14 +416,18 @@ public final class KubeletServer implements AutoCloseable {
         Stream stream = new Stream(ex);
         stream.onClose(upstream::cancel);
         open.add(stream);
-        ex.onClientGone(stream::close);
+        boolean follow = "true".equals(query.get("follow"));
+        if (follow) {
+            // A followed log ends only when the caller leaves: watch for that, and end the connection with it.
+            ex.onClientGone(stream::close);
+        }
         try (Response response = upstream.execute()) {
             if (response.code() != 200) {
                 String body = response.body() == null ? "" : response.body().string();
                 return withPod(text(ex, response.code(), "HostRefused", statusMessage(body, response.code())),
                         hostPod);
             }
-            OutputStream out = ex.stream("text/plain");
+            OutputStream out = ex.body("text/plain");
             long bytes = 0;
             try (InputStream in = response.body().byteStream()) {
                 byte[] buf = new byte[64 * 1024];
@@ -426,8 +442,9 @@ public final class KubeletServer implements AutoCloseable {
                     stream.progress();
                     bytes += n;
                 }
-                out.flush();
+                out.close();
             } catch (IOException e) {
+                ex.closeAfter();
                 if (stream.idled) {
                     return new Answer(200, "IdleTimeout", "the log stream moved no byte for " + idleTimeout
                             + " and was closed after " + bytes + " bytes", hostPod);
