@@ -212,6 +212,20 @@ class KubeletEndpointIT {
         HttpResponse<String> exec = get(devTls, "/exec/default/web/app?command=sh&input=1&output=1&tty=1");
         assertEquals(400, exec.statusCode(), "exec is an upgrade to SPDY/3.1, not a plain request");
         assertTrue(exec.body().contains("SPDY/3.1"), exec.body());
+        // With exec turned off, an exec upgrade is refused before anything reaches the host; logs still work.
+        try (KubeletServer noExec = plane.kubeletServer().serving(ca.issueServing(List.of("localhost"),
+                Duration.ofDays(1))).bindAddress(InetAddress.getLoopbackAddress()).port(0).allowExec(false).start();
+             javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) devTls.getSocketFactory()
+                     .createSocket("localhost", noExec.port())) {
+            socket.getOutputStream().write(("POST /exec/default/web/app?command=sh&output=1 HTTP/1.1\r\n"
+                    + "Host: localhost\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n"
+                    + "X-Stream-Protocol-Version: v4.channel.k8s.io\r\nContent-Length: 0\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 403 "), answer);
+            assertTrue(answer.contains("allow-exec=false"), answer);
+        }
+
         HttpResponse<String> stats = get(devTls, "/stats/summary");
         assertEquals(501, stats.statusCode());
         assertTrue(eventually(() -> calls.stream().anyMatch(c -> c.verb().equals("exec") && c.code() == 400)));
