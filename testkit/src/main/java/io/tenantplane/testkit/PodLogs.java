@@ -77,29 +77,12 @@ final class PodLogs {
         ResourceType pods = registry.find("", "v1", "pods");
         JsonObject pod = store.get(pods, namespace, name);
         JsonObject spec = Json.obj(pod, "spec");
-        String container = query.get("container");
-        if (container == null || container.isEmpty()) {
-            List<String> names = names(spec, "containers");
-            if (names.size() != 1) {
-                List<String> init = names(spec, "initContainers");
-                throw ApiError.badRequest("a container name must be specified for pod " + name + ", choose one of: "
-                        + names + (init.isEmpty() ? "" : " or one of the init containers: " + init));
-            }
-            container = names.get(0);
-        } else if (!names(spec, "containers").contains(container) && !names(spec, "initContainers").contains(container)
-                && !names(spec, "ephemeralContainers").contains(container)) {
-            throw ApiError.badRequest("container " + container + " is not valid for pod " + name);
-        }
+        String container = container(spec, name, query.get("container"));
         String nodeName = Json.str(spec, "nodeName");
         if (nodeName == null || nodeName.isEmpty()) {
             return text(ex, 200, "");
         }
-        JsonObject node;
-        try {
-            node = store.get(registry.find("", "v1", "nodes"), null, nodeName);
-        } catch (ApiError e) {
-            throw e;
-        }
+        JsonObject node = store.get(registry.find("", "v1", "nodes"), null, nodeName);
         // A node mirror copies its host node's labels, the simulation's marker included: only a node this server's
         // simulator registered is its own.
         if (simulated.test(nodeName)) {
@@ -309,17 +292,6 @@ final class PodLogs {
         return s == null || Json.obj(s, "state") == null || Json.obj(Json.obj(s, "state"), "terminated") != null;
     }
 
-    private static JsonObject containerStatus(JsonObject pod, String container) {
-        JsonObject status = Json.obj(pod, "status");
-        for (String f : List.of("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")) {
-            for (JsonElement c : items(status, f)) {
-                if (container.equals(Json.str(c.getAsJsonObject(), "name"))) {
-                    return c.getAsJsonObject();
-                }
-            }
-        }
-        return null;
-    }
 
     private static long number(Map<String, String> query, String key) {
         try {
@@ -334,7 +306,43 @@ final class PodLogs {
         return a == null ? new com.google.gson.JsonArray() : a;
     }
 
-    private static List<String> names(JsonObject spec, String field) {
+    /**
+     * The container a log or exec request is about, as the API server resolves it: the one named (it must be one of
+     * the pod's containers, init or ephemeral containers), or the only one ({@code pkg/registry/core/pod/strategy.go}).
+     *
+     * @throws ApiError 400 naming the choices, or the container that is not in the pod
+     */
+    static String container(JsonObject spec, String pod, String requested) {
+        List<String> names = names(spec, "containers");
+        if (requested == null || requested.isEmpty()) {
+            if (names.size() != 1) {
+                List<String> init = names(spec, "initContainers");
+                throw ApiError.badRequest("a container name must be specified for pod " + pod + ", choose one of: "
+                        + names + (init.isEmpty() ? "" : " or one of the init containers: " + init));
+            }
+            return names.get(0);
+        }
+        if (!names.contains(requested) && !names(spec, "initContainers").contains(requested)
+                && !names(spec, "ephemeralContainers").contains(requested)) {
+            throw ApiError.badRequest("container " + requested + " is not valid for pod " + pod);
+        }
+        return requested;
+    }
+
+    /** The status of {@code container} in {@code pod}, or null when it has none yet. */
+    static JsonObject containerStatus(JsonObject pod, String container) {
+        JsonObject status = Json.obj(pod, "status");
+        for (String f : List.of("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")) {
+            for (JsonElement c : items(status, f)) {
+                if (container.equals(Json.str(c.getAsJsonObject(), "name"))) {
+                    return c.getAsJsonObject();
+                }
+            }
+        }
+        return null;
+    }
+
+    static List<String> names(JsonObject spec, String field) {
         List<String> out = new ArrayList<>();
         for (JsonElement c : items(spec, field)) {
             out.add(Json.str(c.getAsJsonObject(), "name"));

@@ -215,8 +215,16 @@ final class Router implements HttpHandler {
         return new Request(method, path, query, verb, type, group, type.plural(), namespace, name, sub, userAgent);
     }
 
+    /** The query's parameters, the last value of each (as this server has always read them). */
     private static Map<String, String> query(String raw) {
         Map<String, String> q = new HashMap<>();
+        queryValues(raw).forEach((k, v) -> q.put(k, v.get(v.size() - 1)));
+        return q;
+    }
+
+    /** The query's parameters with every value of each, in order. */
+    static Map<String, List<String>> queryValues(String raw) {
+        Map<String, List<String>> q = new java.util.LinkedHashMap<>();
         if (raw == null || raw.isEmpty()) {
             return q;
         }
@@ -224,7 +232,7 @@ final class Router implements HttpHandler {
             int eq = pair.indexOf('=');
             String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
             String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            q.put(key, value);
+            q.computeIfAbsent(key, x -> new ArrayList<>()).add(value);
         }
         return q;
     }

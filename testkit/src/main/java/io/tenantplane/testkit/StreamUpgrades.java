@@ -1,6 +1,5 @@
 package io.tenantplane.testkit;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -9,14 +8,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -88,7 +85,7 @@ final class StreamUpgrades {
         String namespace = m.group(1);
         String name = m.group(2);
         String sub = m.group(3);
-        Map<String, List<String>> query = query(rawQuery);
+        Map<String, List<String>> query = Router.queryValues(rawQuery);
         JsonObject pod;
         try {
             pod = store.get(registry.find("", "v1", "pods"), namespace, name);
@@ -97,18 +94,12 @@ final class StreamUpgrades {
             return;
         }
         JsonObject spec = Json.obj(pod, "spec");
-        String container = first(query, "container");
+        String container = null;
         if (!sub.equals("portforward")) {
-            List<String> names = names(spec, "containers");
-            if (container == null || container.isEmpty()) {
-                if (names.size() != 1) {
-                    status(out, ApiError.badRequest("a container name must be specified for pod " + name
-                            + ", choose one of: " + names));
-                    return;
-                }
-                container = names.get(0);
-            } else if (!names.contains(container) && !names(spec, "initContainers").contains(container)) {
-                status(out, ApiError.badRequest("container " + container + " is not valid for pod " + name));
+            try {
+                container = PodLogs.container(spec, name, first(query, "container"));
+            } catch (ApiError e) {
+                status(out, e);
                 return;
             }
             String phase = Json.str(Json.obj(pod, "status"), "phase");
@@ -126,6 +117,13 @@ final class StreamUpgrades {
         JsonObject node = store.get(registry.find("", "v1", "nodes"), null, nodeName);
         String upgrade = header(headers, "upgrade").toLowerCase(Locale.ROOT);
         if (simulated.test(nodeName)) {
+            JsonObject state = container == null ? null : Json.obj(PodLogs.containerStatus(pod, container), "state");
+            if (container != null && (state == null || Json.obj(state, "running") == null)) {
+                // The kubelet finds no running container (pkg/kubelet/cri/streaming: the runtime's "container not
+                // found"), which kube-apiserver passes on as the upgrade's failure.
+                status(out, ApiError.internal("container not found (\"" + container + "\")"));
+                return;
+            }
             if (!upgrade.equals("websocket")) {
                 status(out, ApiError.badRequest("this simulated kubelet speaks WebSocket only (asked for "
                         + upgrade + ")"));
@@ -417,30 +415,6 @@ final class StreamUpgrades {
         return v == null || v.isEmpty() ? null : v.get(0);
     }
 
-    static Map<String, List<String>> query(String raw) {
-        Map<String, List<String>> q = new LinkedHashMap<>();
-        if (raw == null || raw.isEmpty()) {
-            return q;
-        }
-        for (String pair : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            q.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
-        }
-        return q;
-    }
-
-    private static List<String> names(JsonObject spec, String field) {
-        List<String> out = new ArrayList<>();
-        JsonElement list = spec == null ? null : spec.get(field);
-        if (list != null && list.isJsonArray()) {
-            for (JsonElement c : list.getAsJsonArray()) {
-                out.add(Json.str(c.getAsJsonObject(), "name"));
-            }
-        }
-        return out;
-    }
 
     /** The server side of one WebSocket (RFC 6455) with Kubernetes' channel framing: a channel byte per message. */
     static final class WebSocket {
