@@ -218,9 +218,6 @@ final class Exchange implements Closeable {
         out.flush();
     }
 
-    boolean answered() {
-        return answered;
-    }
 
     /**
      * Runs {@code gone} once the caller closes its side (or the connection breaks), watching on a virtual thread: for

@@ -38,7 +38,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
@@ -100,7 +99,6 @@ public final class KubeletServer implements AutoCloseable {
     private final Duration idleTimeout;
     private final Map<TenantKey, Semaphore> perTenant = new ConcurrentHashMap<>();
     private final Set<Stream> open = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger served = new AtomicInteger();
     private final Thread watchdog;
     private volatile boolean closed;
 
@@ -252,7 +250,6 @@ public final class KubeletServer implements AutoCloseable {
             }
         }
         if (tenant != null) {
-            served.incrementAndGet();
             observer.kubeletRequest(tenant, new KubeletRequest(call.verb(), call.namespace(), call.pod(),
                     call.container(), answer.hostPod(), null, answer.code(), answer.reason(), answer.message(),
                     Duration.ofNanos(System.nanoTime() - start)));
@@ -349,9 +346,8 @@ public final class KubeletServer implements AutoCloseable {
                     + "\" of tenant " + tenant + " has no host copy that tenantplane manages");
         }
         if (call.container() != null && !hasContainer(pod.get(), call.container())) {
-            return new Answer(text(ex, 404, "ContainerNotFound", "container \"" + call.container() + "\" is not in "
-                    + "pod \"" + call.pod() + "\"").code(), "ContainerNotFound", "container " + call.container()
-                    + " is not in the pod", hostPod);
+            return withPod(text(ex, 404, "ContainerNotFound", "container \"" + call.container() + "\" is not in "
+                    + "pod \"" + call.pod() + "\""), hostPod);
         }
         if (!call.verb().equals("containerLogs")) {
             return stream(ex, call, hostNs, hostName, hostPod);
