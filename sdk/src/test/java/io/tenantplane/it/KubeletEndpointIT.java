@@ -244,8 +244,10 @@ class KubeletEndpointIT {
             for (String t : tenants) {
                 SSLContext tls = tls(live.hostKube.require("Secret", live.namespace, t + "-kubelet-client"));
                 live.requireHostServer().appendContainerLog(live.namespace, hostName("web", t), "app", "hello " + t);
+                // One client per tenant, as one tenant API server: each open stream is a connection of its own.
+                HttpClient tenantApi = client(tls);
                 for (int s = 0; s < 5; s++) {
-                    HttpResponse<InputStream> r = client(tls).send(request("/containerLogs/default/web/app"
+                    HttpResponse<InputStream> r = tenantApi.send(request("/containerLogs/default/web/app"
                             + "?follow=true&tailLines=1"), HttpResponse.BodyHandlers.ofInputStream());
                     assertEquals(200, r.statusCode());
                     assertEquals("hello " + t, new BufferedReader(new InputStreamReader(r.body(),
