@@ -19,6 +19,7 @@ import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.HostMirrors;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.PodLifecycle;
@@ -65,6 +66,8 @@ final class Converger {
             .filter(SyncPolicy.SupportedKind::namespaced).map(SyncPolicy.SupportedKind::kind).toList();
 
     static final String STATUS_FROM_HOST = "StatusFromHost";
+    private static final ResourceKind CRD = new ResourceKind("apiextensions.k8s.io", "v1",
+            "CustomResourceDefinition", "customresourcedefinitions", false);
     static final String BOUND_TO_NODE = "BoundToNode";
     static final String NODE_MIRRORED = "NodeMirrored";
 
@@ -76,6 +79,12 @@ final class Converger {
     private final Observer observer;
     private final Clock clock;
     private final Map<TenantKey, Optional<TransformOptions.TenantApi>> tenantApis =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The installation's allow-list of custom kinds ({@code Kind.group}). */
+    private final Set<String> allowedKinds;
+    /** What the last full pass found about each tenant's custom kinds on the host; watch-driven passes reuse it. */
+    private final Map<TenantKey, io.tenantplane.transform.HostFacts> hostFacts =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Where node mirrors send the tenant API's kubelet calls; null: to their host node's addresses. */
@@ -93,6 +102,13 @@ final class Converger {
     Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock,
               int writeConcurrency, io.tenantplane.apply.WriteRate writeRate,
               io.tenantplane.kubelet.KubeletEndpoint kubelet) {
+        this(host, appliers, observer, clock, writeConcurrency, writeRate, kubelet, Set.of());
+    }
+
+    Converger(ApiClient host, Function<ApiClient, Applier> appliers, Observer observer, Clock clock,
+              int writeConcurrency, io.tenantplane.apply.WriteRate writeRate,
+              io.tenantplane.kubelet.KubeletEndpoint kubelet, Set<String> allowedKinds) {
+        this.allowedKinds = Set.copyOf(allowedKinds);
         this.kubelet = kubelet;
         if (writeConcurrency < 1) {
             throw new IllegalArgumentException("writeConcurrency must be at least 1, got " + writeConcurrency);
@@ -231,9 +247,14 @@ final class Converger {
             boolean podsListed = false;
             List<java.util.function.Supplier<List<JsonObject>>> tenantReads = new ArrayList<>();
             List<java.util.function.Supplier<List<JsonObject>>> hostReads = new ArrayList<>();
+            List<JsonObject> crds = new ArrayList<>();
             for (SyncPolicy.KindRule rule : policy.spec() == null ? List.<SyncPolicy.KindRule>of()
                     : policy.spec().kinds()) {
                 if (rule == null || rule.kind() == null || !rule.toHost() || !listed.add(rule.kind())) {
+                    continue;
+                }
+                if (rule.custom()) {
+                    customKind(rule, tenantReads, hostReads, crds);
                     continue;
                 }
                 ResourceKind tk = tenantResources.resolve(rule.effectiveApiVersion(), rule.kind());
@@ -244,6 +265,14 @@ final class Converger {
                 ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
                 hostReads.add(() -> hostReader.list(hk, hk.namespaced() ? hostNs : null,
                         ReverseMapping.TENANT + "=" + tenant));
+            }
+            List<ResourceKind> mirrorKinds = new ArrayList<>();
+            for (SyncPolicy.HostMirror m : policy.mirrors()) {
+                ResourceKind mk = mirrorKind(m);
+                if (mk != null) {
+                    mirrorKinds.add(mk);
+                    hostReads.add(() -> hostReader.list(mk, null, null));
+                }
             }
             for (String kind : COLLECTABLE_KINDS) {
                 if (listed.add(kind)) {
@@ -258,8 +287,10 @@ final class Converger {
             for (int i = 0; i < results.size(); i++) {
                 (i < tenantReads.size() ? tenantObjects : hostObjects).addAll(results.get(i));
             }
-            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, withPodIps(hostObjects), tenantObjects,
-                    hostObjects);
+            io.tenantplane.transform.HostFacts facts = Options.hostFacts(allowedKinds, policy, crds);
+            hostFacts.put(key, facts);
+            Snapshot snapshot = new Snapshot(tenant, hostNs, policy, withPodIps(hostObjects).withHostFacts(facts),
+                    tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);
             TenantTokens.Result tokens = TenantTokens.plan(tenant, hostNs, plan, tenantObjects, hostObjects,
                     hostObjects, clock.instant(), true);
@@ -270,14 +301,119 @@ final class Converger {
             finalizePods(tenantObjects, hostObjects);
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
             tendNodeMirrors(podsListed ? tenantObjects : null);
+            mirrorFromHost(mirrorKinds, hostObjects);
             return List.copyOf(outcomes);
+        }
+
+        /**
+         * Reads for a custom kind: the tenant's objects when the tenant serves the kind; the host's CRD for it and the
+         * host copies when the installation allows the kind (a kind not allowed is never read or written on the host,
+         * and its objects become {@code KindNotAllowed} skips).
+         */
+        private void customKind(SyncPolicy.KindRule rule, List<java.util.function.Supplier<List<JsonObject>>> tenantReads,
+                                List<java.util.function.Supplier<List<JsonObject>>> hostReads, List<JsonObject> crds) {
+            ResourceKind tk;
+            try {
+                tk = tenantResources.resolve(rule.effectiveApiVersion(), rule.kind());
+            } catch (io.tenantplane.apply.UnknownKindException notInTenant) {
+                // The tenant has not installed the kind: nothing of it to sync, but copies may be left to collect.
+                tk = null;
+            }
+            if (tk != null) {
+                ResourceKind listed = tk;
+                tenantReads.add(() -> tenantReader.list(listed, null, null));
+            }
+            if (!io.tenantplane.transform.HostFacts.NONE.withAllowed(allowedKinds)
+                    .allows(rule.kind(), rule.effectiveApiVersion())) {
+                return;
+            }
+            String group = rule.effectiveApiVersion().contains("/")
+                    ? rule.effectiveApiVersion().substring(0, rule.effectiveApiVersion().indexOf('/')) : "";
+            if (tk != null && !group.isEmpty()) {
+                hostReader.get(CRD, null, tk.plural() + "." + group).ifPresent(crds::add);
+            }
+            ResourceKind hk;
+            try {
+                hk = hostResources.resolve(rule.effectiveApiVersion(), rule.kind());
+            } catch (io.tenantplane.apply.UnknownKindException notOnHost) {
+                return;
+            }
+            if (hk.namespaced()) {
+                hostReads.add(() -> hostReader.list(hk, hostNs, ReverseMapping.TENANT + "=" + tenant));
+            }
+        }
+
+        /** The resource of a fromHost rule's kind on the host, or null when the host does not serve it. */
+        private ResourceKind mirrorKind(SyncPolicy.HostMirror m) {
+            if (m == null || m.kind() == null || m.effectiveApiVersion() == null) {
+                return null;
+            }
+            boolean builtIn = SyncPolicy.MIRROR_KINDS.stream().anyMatch(k -> k.kind().equals(m.kind()));
+            if (!builtIn && !io.tenantplane.transform.HostFacts.NONE.withAllowed(allowedKinds)
+                    .allows(m.kind(), m.effectiveApiVersion())) {
+                return null;
+            }
+            try {
+                ResourceKind k = hostResources.resolve(m.effectiveApiVersion(), m.kind());
+                return k.namespaced() ? null : k;
+            } catch (io.tenantplane.apply.UnknownKindException e) {
+                return null;
+            }
+        }
+
+        /**
+         * Mirrors the host objects the policy's {@code fromHost} selects into the tenant ({@link HostMirrors}); a kind
+         * the tenant does not serve is left out. An update the tenant API refuses (an immutable field of the host
+         * object changed) is made by deleting and creating the mirror again.
+         */
+        private void mirrorFromHost(List<ResourceKind> kinds, List<JsonObject> hostObjects) {
+            if (kinds.isEmpty()) {
+                return;
+            }
+            List<JsonObject> tenantMirrors = new ArrayList<>();
+            List<ResourceKind> served = new ArrayList<>();
+            for (ResourceKind k : kinds) {
+                try {
+                    ResourceKind tk = tenantResources.resolve(k.apiVersion(), k.kind());
+                    tenantMirrors.addAll(tenantReader.list(tk, null, null));
+                    served.add(k);
+                } catch (io.tenantplane.apply.UnknownKindException | ReadFailedException e) {
+                    // Not served by (or not readable in) the tenant now: the next full pass tries again.
+                }
+            }
+            SyncPolicy only = new SyncPolicy(policy.apiVersion(), policy.kind(), policy.metadata(),
+                    new SyncPolicy.Spec(List.of(), policy.mirrors().stream().filter(m -> served.stream()
+                            .anyMatch(k -> k.kind().equals(m.kind()))).toList()), null);
+            for (Decision d : HostMirrors.plan(tenant, only, hostObjects, tenantMirrors)) {
+                Observer.PassScope kindScope = scope.kind(d.kind());
+                try {
+                    Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
+                    if (o instanceof Outcome.Failed f && f.code() == 422 && d.action() == Action.UPDATE) {
+                        o = tenantApplier.recreate(d);
+                    }
+                    report(o, kindScope);
+                } finally {
+                    kindScope.close();
+                }
+            }
         }
 
         List<Outcome> one(TenantObjectRef ref) {
             Optional<SyncPolicy.KindRule> rule = rules.rule(ref.kind());
             String apiVersion = rule.map(SyncPolicy.KindRule::effectiveApiVersion).orElse(null);
             ResourceKind tk = tenantResources.resolve(apiVersion, ref.kind());
-            ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
+            boolean custom = rule.map(SyncPolicy.KindRule::custom).orElse(false);
+            ResourceKind hk = null;
+            if (!custom || io.tenantplane.transform.HostFacts.NONE.withAllowed(allowedKinds)
+                    .allows(ref.kind(), apiVersion)) {
+                try {
+                    hk = hostResources.resolve(tk.apiVersion(), tk.kind());
+                } catch (io.tenantplane.apply.UnknownKindException notOnHost) {
+                    if (!custom) {
+                        throw notOnHost;
+                    }
+                }
+            }
             List<JsonObject> tenantObjects = new ArrayList<>();
             tenantReader.get(tk, ref.virtualNamespace(), ref.name()).ifPresent(tenantObjects::add);
             String service = endpointsService(ref, tenantObjects);
@@ -286,12 +422,24 @@ final class Converger {
                         service).ifPresent(tenantObjects::add);
             }
             List<JsonObject> hostObjects = new ArrayList<>();
-            hostReader.get(hk, hostNs, ref.hostName()).ifPresent(hostObjects::add);
+            if (hk != null) {
+                hostReader.get(hk, hostNs, ref.hostName()).ifPresent(hostObjects::add);
+            }
             TransformOptions opts = options;
             if (service != null || ref.kind().equals("EndpointSlice")) {
                 // An endpoint may name only this tenant's own pods: read them as the host has them.
                 opts = withPodIps(hostReader.list(ResourceKind.wellKnown("v1", "Pod").orElseThrow(), hostNs,
                         ReverseMapping.TENANT + "=" + tenant));
+            }
+            io.tenantplane.transform.HostFacts facts = hostFacts.get(key);
+            if (facts == null && custom) {
+                // No full pass has looked at the host yet: judge the kind as a full pass would.
+                List<JsonObject> crds = new ArrayList<>();
+                customKind(rule.get(), new ArrayList<>(), new ArrayList<>(), crds);
+                facts = Options.hostFacts(allowedKinds, policy, crds);
+            }
+            if (facts != null) {
+                opts = opts.withHostFacts(facts);
             }
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, opts, tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);

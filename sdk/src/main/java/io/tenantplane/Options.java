@@ -114,4 +114,18 @@ final class Options {
         String ip = service == null ? null : Json.string(service, "spec", "clusterIP");
         return ip == null || ip.isEmpty() || ip.equals("None") ? null : ip;
     }
+
+    /**
+     * What the host offers a policy's custom kinds: the installation's allow-list, and whether the host serves each
+     * custom kind, judged from the host's CustomResourceDefinitions among {@code hostObjects} (a kind of the fixed
+     * table, such as apps/v1 Deployment, is served without one). The live pass, the service's explain and an
+     * offline plan all judge with this, from the CRDs they read or were given.
+     */
+    static io.tenantplane.transform.HostFacts hostFacts(java.util.Set<String> allowedKinds, SyncPolicy policy,
+                                                       java.util.Collection<JsonObject> hostObjects) {
+        return io.tenantplane.transform.HostFacts.NONE.withAllowed(allowedKinds)
+                .withKinds(io.tenantplane.transform.HostFacts.fromCrds(policy, hostObjects,
+                        (apiVersion, kind) -> io.tenantplane.apply.ResourceKind.wellKnown(apiVersion, kind)
+                                .isPresent()));
+    }
 }

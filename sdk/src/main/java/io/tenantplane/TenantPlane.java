@@ -34,6 +34,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The front door of the tenantplane SDK. Build one with {@link #builder()}; the result is immutable and thread-safe,
@@ -65,6 +66,7 @@ import java.util.Optional;
 public final class TenantPlane {
 
     private final ApiClient hostClient;
+    private final Set<String> allowedKinds;
     private final io.tenantplane.kubelet.KubeletEndpoint kubeletEndpoint;
     private final TenantConnector connector;
     private final Clock clock;
@@ -80,6 +82,7 @@ public final class TenantPlane {
 
     private TenantPlane(Builder b) {
         this.hostClient = b.hostClient;
+        this.allowedKinds = Set.copyOf(b.allowedKinds);
         this.kubeletEndpoint = b.kubeletEndpoint;
         this.clock = b.clock;
         this.ring = new DecisionRing(b.ringCapacity, b.clock);
@@ -103,7 +106,7 @@ public final class TenantPlane {
             this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
             this.hostReader = new Reader(b.hostClient);
             this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
-                    b.hostWriteRate, b.kubeletEndpoint);
+                    b.hostWriteRate, b.kubeletEndpoint, b.allowedKinds);
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
                     .retries(attempts, initial, max).build();
             TenantConnector tenants = this.connector;
@@ -177,7 +180,7 @@ public final class TenantPlane {
     /** The decisions a pass would make for {@code request}, without any cluster. */
     public Plan plan(PlanRequest request) {
         Objects.requireNonNull(request, "request");
-        return planner.plan(snapshot(request));
+        return planner.plan(snapshot(request, allowedKinds));
     }
 
     /**
@@ -199,7 +202,7 @@ public final class TenantPlane {
      */
     public Explanation explainSync(PlanRequest request, String virtualNamespace, String kind, String name) {
         Objects.requireNonNull(request, "request");
-        return explainer.explainSync(snapshot(request), virtualNamespace, kind, name);
+        return explainer.explainSync(snapshot(request, allowedKinds), virtualNamespace, kind, name);
     }
 
     /**
@@ -228,10 +231,20 @@ public final class TenantPlane {
         return explainer.trace(kind, hostNamespace, hostName, hostObjects);
     }
 
-    static Snapshot snapshot(PlanRequest r) {
+    /** The custom kinds ({@code Kind.group}) policies may sync: {@link Builder#allowedKinds}. */
+    public Set<String> allowedKinds() {
+        return allowedKinds;
+    }
+
+    /**
+     * The snapshot a pass would plan {@code r} with: the custom kinds of its policy judged against
+     * {@code allowedKinds} and the CustomResourceDefinitions among its host objects.
+     */
+    static Snapshot snapshot(PlanRequest r, Set<String> allowedKinds) {
         TenantCluster tc = r.tenantCluster();
         TransformOptions options = Options.from(tc, r.profile(), r.policy())
-                .withTenantApi(Options.tenantApi(tc, r.hostObjects()));
+                .withTenantApi(Options.tenantApi(tc, r.hostObjects()))
+                .withHostFacts(Options.hostFacts(allowedKinds, r.policy(), r.hostObjects()));
         options = options.withEndpointAddresses(options.endpointAddresses()
                 .withPodIps(Options.hostPodIps(tc, r.hostObjects())));
         return new Snapshot(tc.tenant(), tc.hostNamespace(), r.policy(), options, r.tenantObjects(), r.hostObjects());
@@ -501,8 +514,33 @@ public final class TenantPlane {
         private int writeConcurrency = 1;
         private io.tenantplane.apply.WriteRate hostWriteRate = io.tenantplane.apply.WriteRate.unlimited();
         private io.tenantplane.kubelet.KubeletEndpoint kubeletEndpoint;
+        private Set<String> allowedKinds = Set.of();
 
         private Builder() {
+        }
+
+        /**
+         * The custom kinds a SyncPolicy may send to the host (or mirror from it), each as {@code Kind.group}, e.g.
+         * {@code Certificate.cert-manager.io} (default none). Built-in kinds are always allowed; a policy naming a
+         * custom kind not listed here gets {@code KindNotAllowed} skips, and tenantplane neither reads nor writes
+         * that kind on the host. Grant the controller RBAC for each kind listed.
+         *
+         * @throws IllegalArgumentException naming the entry when one is not {@code Kind.group}
+         */
+        public Builder allowedKinds(java.util.Collection<String> kinds) {
+            Set<String> out = new java.util.TreeSet<>();
+            for (String k : Objects.requireNonNull(kinds, "kinds")) {
+                String t = k == null ? "" : k.strip();
+                int dot = t.indexOf('.');
+                if (dot < 1 || !t.substring(0, dot).matches("[A-Z][A-Za-z0-9]*")
+                        || !io.tenantplane.naming.HostNames.isDns1123Subdomain(t.substring(dot + 1))) {
+                    throw new IllegalArgumentException("allowed kind '" + k + "' is not Kind.group: write the kind "
+                            + "and its API group, e.g. Certificate.cert-manager.io");
+                }
+                out.add(t);
+            }
+            this.allowedKinds = Set.copyOf(out);
+            return this;
         }
 
         /**

@@ -35,7 +35,9 @@ final class HostOwnedFields {
             return;
         }
         switch (kind) {
-            case "Pod" -> carryFields(obsSpec, body, "nodeName");
+            // The host's Priority admission sets priority and preemptionPolicy, the RuntimeClass admission overhead;
+            // an update may not change them.
+            case "Pod" -> carryFields(obsSpec, body, "nodeName", "priority", "preemptionPolicy", "overhead");
             case "Service" -> {
                 carryFields(obsSpec, body, "clusterIP", "clusterIPs", "healthCheckNodePort", "ipFamilies",
                         "ipFamilyPolicy");

@@ -46,6 +46,7 @@ public record ResourceKind(String group, String version, String kind, String plu
             of("rbac.authorization.k8s.io", "v1", "ClusterRoleBinding", "clusterrolebindings", false),
             of("storage.k8s.io", "v1", "StorageClass", "storageclasses", false),
             of("scheduling.k8s.io", "v1", "PriorityClass", "priorityclasses", false),
+            of("node.k8s.io", "v1", "RuntimeClass", "runtimeclasses", false),
             of("coordination.k8s.io", "v1", "Lease", "leases", true),
             of("events.k8s.io", "v1", "Event", "events", true),
             of("tenantplane.io", "v1alpha1", "TenantCluster", "tenantclusters", true),

@@ -8,7 +8,9 @@ import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.transform.HostFacts;
 import io.tenantplane.transform.SyncRules;
+import io.tenantplane.transform.TransformOptions;
 import io.tenantplane.transform.TransformResult;
 import io.tenantplane.transform.Transformer;
 import java.util.ArrayList;
@@ -99,7 +101,8 @@ public final class Planner {
      * @return empty when the plan has no decision for that object (e.g. a foreign object nobody asks for)
      */
     public Optional<Decision> planObject(Snapshot snapshot, String kind, String hostName) {
-        Transformer t = new Transformer(snapshot.tenant(), snapshot.hostNamespace(), snapshot.policy(), snapshot.options());
+        Transformer t = new Transformer(snapshot.tenant(), snapshot.hostNamespace(), snapshot.policy(),
+                options(snapshot));
         List<JsonObject> tenants = snapshot.tenantObjects().stream().filter(o -> {
             String k = Json.string(o, "kind");
             if ("Service".equals(k) && (kind.equals("Endpoints") || kind.equals("EndpointSlice"))) {
@@ -112,13 +115,33 @@ public final class Planner {
             return ref == null || ref.hostName().equals(hostName);
         }).toList();
         List<JsonObject> hosts = snapshot.hostObjects().stream()
-                .filter(o -> kind.equals(Json.string(o, "kind")) && hostName.equals(Json.string(o, "metadata", "name")))
+                .filter(o -> (kind.equals(Json.string(o, "kind")) && hostName.equals(Json.string(o, "metadata", "name")))
+                        || mirrorOf(snapshot, o))
                 .toList();
         Snapshot narrowed = new Snapshot(snapshot.tenant(), snapshot.hostNamespace(), snapshot.policy(),
                 snapshot.options(), tenants, hosts);
         return plan(narrowed).decisions().stream()
                 .filter(d -> d.kind().equals(kind) && d.host() != null && hostName.equals(d.host().name()))
                 .findFirst();
+    }
+
+    /**
+     * The snapshot's options with the names of the host classes its policy mirrors into the tenant, read from the
+     * snapshot's host objects, so that a Pod naming one is judged the same by every caller.
+     */
+    static TransformOptions options(Snapshot s) {
+        if (s.policy().mirrors().isEmpty()) {
+            return s.options();
+        }
+        return s.options().withHostFacts(s.options().hostFacts()
+                .withMirrored(HostFacts.mirroredNames(s.policy(), s.hostObjects())));
+    }
+
+    /** True for a cluster-scoped host object of a kind the snapshot's policy mirrors. */
+    private static boolean mirrorOf(Snapshot s, JsonObject o) {
+        String kind = Json.string(o, "kind");
+        return Json.string(o, "metadata", "namespace") == null
+                && s.policy().mirrors().stream().anyMatch(m -> m.kind() != null && m.kind().equals(kind));
     }
 
     /** Identity of a host object within one plan. */
@@ -187,7 +210,7 @@ public final class Planner {
         Run(Snapshot s, boolean podsVanish) {
             this.s = s;
             this.podsVanish = podsVanish;
-            this.transformer = new Transformer(s.tenant(), s.hostNamespace(), s.policy(), s.options());
+            this.transformer = new Transformer(s.tenant(), s.hostNamespace(), s.policy(), options(s));
             this.rules = transformer.rules();
         }
 
@@ -267,6 +290,9 @@ public final class Planner {
                         + (rule.isEmpty() ? "has no rule for kind " + src.kind() : "sets toHost: false for kind " + src.kind()),
                         Reasons.KIND_NOT_SYNCED);
             }
+            if (rule.get().custom() && customKindRefused(src, key, rule.get())) {
+                return null;
+            }
             SyncPolicy.NamespaceFilter filter = rule.get().namespaces();
             if (src.virtualNamespace() != null && filter != null && !filter.allows(src.virtualNamespace())) {
                 return noWant(src, key, Action.SKIP, Reasons.NAMESPACE_EXCLUDED, what + " is not synced: the SyncPolicy's "
@@ -302,6 +328,36 @@ public final class Planner {
                 case TransformResult.Skipped skip -> noWant(src, key, Action.SKIP, skip.reason(),
                         what + " is not synced: " + skip.message(), null);
             };
+        }
+
+        /**
+         * Records a Skip when the installation does not allow the custom kind of {@code rule}, or the host does not
+         * serve it (as the snapshot's host facts say); its host copy, if any, is left as it is: writing or deleting
+         * is what is not allowed.
+         */
+        private boolean customKindRefused(TenantObjectRef src, HostKey key, SyncPolicy.KindRule rule) {
+            HostFacts facts = s.options().hostFacts();
+            String what = src.describe();
+            String qualified = HostFacts.qualified(rule.kind(), rule.effectiveApiVersion());
+            if (!facts.allows(rule.kind(), rule.effectiveApiVersion())) {
+                noWant(src, key, Action.SKIP, Reasons.KIND_NOT_ALLOWED, what + " is not synced: the installation "
+                        + "does not allow custom kind " + qualified + " (its allow-list of kinds tenantplane may write "
+                        + "is " + (facts.allowedKinds().isEmpty() ? "empty" : String.join(", ",
+                        new java.util.TreeSet<>(facts.allowedKinds()))) + "); the platform team adds it to "
+                        + "tenantplane.sync.allowed-kinds and grants the controller RBAC for it", null);
+                return true;
+            }
+            HostFacts.KindOnHost on = facts.kind(rule.kind()).orElse(new HostFacts.Served());
+            switch (on) {
+                case HostFacts.NotServed n -> noWant(src, key, Action.SKIP, Reasons.KIND_NOT_SERVED_ON_HOST,
+                        what + " is not synced: " + n.message(), null);
+                case HostFacts.ClusterScoped c -> noWant(src, key, Action.SKIP, Reasons.KIND_NOT_ALLOWED,
+                        what + " is not synced: " + c.message(), null);
+                case HostFacts.Served ok -> {
+                    return false;
+                }
+            }
+            return true;
         }
 
         private static String endpointsService(TenantObjectRef src, JsonObject o) {

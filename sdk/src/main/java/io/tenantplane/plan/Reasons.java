@@ -65,6 +65,25 @@ public final class Reasons {
      * or the tenant's pods moved away); the full pass removes the mirror.
      */
     public static final String NODE_MIRROR_UNUSED = "NodeMirrorUnused";
+    /**
+     * Skip: the SyncPolicy sends a custom kind the installation's allow-list does not include (or a kind that is
+     * cluster-scoped on the host); tenantplane writes no object of it.
+     */
+    public static final String KIND_NOT_ALLOWED = "KindNotAllowed";
+    /**
+     * Skip: the host does not serve the custom kind at the policy's version (its CustomResourceDefinition is missing
+     * there, or does not serve that version); the message names the CRD to install.
+     */
+    public static final String KIND_NOT_SERVED_ON_HOST = "KindNotServedOnHost";
+    /** Skip: the Pod names a PriorityClass or RuntimeClass that is not mirrored from the host. */
+    public static final String CLASS_NOT_MIRRORED = TransformResult.CLASS_NOT_MIRRORED;
+    /** Create / Update (tenant): a host object selected by the SyncPolicy's fromHost is mirrored into the tenant. */
+    public static final String MIRRORED_FROM_HOST = "MirroredFromHost";
+    /**
+     * Delete (tenant): a mirror whose host object is gone or no longer selected by the SyncPolicy's fromHost is
+     * removed from the tenant.
+     */
+    public static final String MIRROR_NOT_SELECTED = "MirrorNotSelected";
     /** Skip: the object refers to an object of a kind the SyncPolicy does not sync; it would break on the host. */
     public static final String REFERENCES_UNSYNCED_KIND = TransformResult.REFERENCES_UNSYNCED_KIND;
     /** Skip: a host controller maintains the equivalent object (Endpoints and EndpointSlices of selector Services). */
@@ -122,6 +141,15 @@ public final class Reasons {
         m.put(TenantTokens.REFRESHED, "Update: the tokens of a synced Pod reached 80% of their life.");
         m.put(TenantTokens.UNUSED, "Delete: no host Pod mounts the token Secret any more.");
         m.put(NODE_MIRROR_UNUSED, "Delete: a tenant Node mirroring a host node has no tenant Pod bound to it any more.");
+        m.put(KIND_NOT_ALLOWED, "Skip: the custom kind is not in the installation's allow-list, or is cluster-scoped "
+                + "on the host.");
+        m.put(KIND_NOT_SERVED_ON_HOST, "Skip: the host does not serve the custom kind at that version; install its "
+                + "CRD on the host.");
+        m.put(CLASS_NOT_MIRRORED, "Skip: the Pod names a PriorityClass or RuntimeClass not mirrored from the host.");
+        m.put(MIRRORED_FROM_HOST, "Create or Update (tenant): a host object selected by fromHost is mirrored into the "
+                + "tenant.");
+        m.put(MIRROR_NOT_SELECTED, "Delete (tenant): a mirror whose host object is gone or no longer selected is "
+                + "removed.");
         m.put(REFERENCES_UNSYNCED_KIND, "Skip: the object refers to a kind the SyncPolicy does not sync.");
         m.put(MANAGED_BY_HOST, "Skip: a host controller maintains the equivalent object.");
         m.put(TENANT_ONLY, "Skip: the object belongs to the tenant's own control plane.");

@@ -566,7 +566,14 @@ public final class Syncer implements AutoCloseable {
         for (SyncPolicy.KindRule r : ctx.policy().spec() == null || !synced ? List.<SyncPolicy.KindRule>of()
                 : ctx.policy().spec().kinds()) {
             if (r != null && r.kind() != null && r.toHost()) {
-                wanted.putIfAbsent(r.kind(), tenantResources.resolve(r.effectiveApiVersion(), r.kind()));
+                try {
+                    wanted.putIfAbsent(r.kind(), tenantResources.resolve(r.effectiveApiVersion(), r.kind()));
+                } catch (io.tenantplane.apply.UnknownKindException e) {
+                    if (!r.custom()) {
+                        throw e;
+                    }
+                    // A custom kind the tenant has not installed: nothing to watch; full passes look again.
+                }
             }
         }
         List<Watcher> started = new ArrayList<>();
@@ -598,6 +605,9 @@ public final class Syncer implements AutoCloseable {
             }
             Set<HostScope> scopes = new HashSet<>();
             for (ResourceKind k : wanted.values()) {
+                if (!hostWatchable(k)) {
+                    continue;
+                }
                 scopes.add(new HostScope(k.namespaced() ? ctx.hostNamespace() : null, k.kind(), k.apiVersion()));
             }
             for (HostScope s : state.hostScopes) {
@@ -683,6 +693,24 @@ public final class Syncer implements AutoCloseable {
             threads.add(t);
         }
         t.start();
+    }
+
+    /**
+     * True when host copies of {@code k} can be watched: a built-in kind, or a custom kind the installation allows
+     * and the host serves, namespaced (anything else is never written to the host).
+     */
+    private boolean hostWatchable(ResourceKind k) {
+        if (ResourceKind.wellKnown(k.apiVersion(), k.kind()).isPresent()) {
+            return true;
+        }
+        if (!plane.allowedKinds().contains(io.tenantplane.transform.HostFacts.qualified(k.kind(), k.apiVersion()))) {
+            return false;
+        }
+        try {
+            return kind(k.apiVersion(), k.kind()).namespaced();
+        } catch (io.tenantplane.apply.UnknownKindException e) {
+            return false;
+        }
     }
 
     private ResourceKind kind(String apiVersion, String kind) {

@@ -12,22 +12,35 @@ import java.util.Optional;
 public final class SyncRules {
 
     private final Map<String, SyncPolicy.KindRule> byKind;
+    private final Map<String, SyncPolicy.HostMirror> mirrors;
 
-    private SyncRules(Map<String, SyncPolicy.KindRule> byKind) {
+    private SyncRules(Map<String, SyncPolicy.KindRule> byKind, Map<String, SyncPolicy.HostMirror> mirrors) {
         this.byKind = byKind;
+        this.mirrors = mirrors;
     }
 
     /** The rules of {@code policy}; a null policy or spec syncs nothing. */
     public static SyncRules of(SyncPolicy policy) {
         Map<String, SyncPolicy.KindRule> m = new LinkedHashMap<>();
+        Map<String, SyncPolicy.HostMirror> mirrors = new LinkedHashMap<>();
         if (policy != null && policy.spec() != null) {
             for (SyncPolicy.KindRule r : policy.spec().kinds()) {
                 if (r != null && r.kind() != null) {
                     m.putIfAbsent(r.kind(), r);
                 }
             }
+            for (SyncPolicy.HostMirror r : policy.spec().fromHost()) {
+                if (r != null && r.kind() != null) {
+                    mirrors.putIfAbsent(r.kind(), r);
+                }
+            }
         }
-        return new SyncRules(Map.copyOf(m));
+        return new SyncRules(Map.copyOf(m), Map.copyOf(mirrors));
+    }
+
+    /** The fromHost rule for {@code kind}, if the policy has one. */
+    public Optional<SyncPolicy.HostMirror> mirror(String kind) {
+        return Optional.ofNullable(mirrors.get(kind));
     }
 
     /** The rule for {@code kind}, if the policy has one. */

@@ -23,11 +23,21 @@ import java.util.TreeSet;
  * @param tenantApi           where tenant pods reach their own API on the host (the tenant API Service), or null:
  *                            pods then get no tenant token and no tenant API address
  * @param endpointAddresses   the addresses a tenant's own Endpoints and EndpointSlices may name on the host
+ * @param hostFacts           which custom kinds the installation allows and the host serves, and which classes are
+ *                            mirrored into the tenant
  */
 public record TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes,
                                PodSecurityLevel podSecurity, Map<String, String> nodeSelector,
                                List<JsonObject> tolerations, boolean keepNodeName, TenantApi tenantApi,
-                               EndpointAddresses endpointAddresses) {
+                               EndpointAddresses endpointAddresses, HostFacts hostFacts) {
+
+    /** Options with nothing known about the host's kinds. */
+    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
+                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName,
+                            TenantApi tenantApi, EndpointAddresses endpointAddresses) {
+        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi,
+                endpointAddresses, HostFacts.NONE);
+    }
 
     /**
      * The addresses a tenant may put in the Endpoints and EndpointSlices it writes itself (those of Services without
@@ -114,6 +124,7 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         nodeSelector = Collections.unmodifiableMap(new TreeMap<>(nodeSelector == null ? Map.of() : nodeSelector));
         tolerations = tolerations == null ? List.of() : tolerations.stream().map(JsonObject::deepCopy).toList();
         endpointAddresses = endpointAddresses == null ? EndpointAddresses.NONE : endpointAddresses;
+        hostFacts = hostFacts == null ? HostFacts.NONE : hostFacts;
     }
 
     /**
@@ -132,38 +143,44 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
 
     /** These options with another host ServiceAccount. */
     public TransformOptions withHostServiceAccount(String name) {
-        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses);
+        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
     }
 
     /** These options with other allowed Service types. */
     public TransformOptions withAllowedServiceTypes(Set<String> types) {
-        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses);
+        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
     }
 
     /** These options with another Pod Security level. */
     public TransformOptions withPodSecurity(PodSecurityLevel level) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
     }
 
     /** These options with node placement. */
     public TransformOptions withPlacement(Map<String, String> selector, List<JsonObject> podTolerations) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi, endpointAddresses);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
     }
 
     /** These options with the tenant API tenant pods reach (null: none). */
     public TransformOptions withTenantApi(TenantApi api) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, api, endpointAddresses);
+                keepNodeName, api, endpointAddresses, hostFacts);
     }
 
     /** These options with other endpoint addresses. */
     public TransformOptions withEndpointAddresses(EndpointAddresses addresses) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, tenantApi, addresses);
+                keepNodeName, tenantApi, addresses, hostFacts);
     }
 
     /** These options with {@code keepNodeName} set. */
     public TransformOptions withKeepNodeName(boolean keep) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi, endpointAddresses);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi, endpointAddresses, hostFacts);
+    }
+
+    /** These options with other host facts. */
+    public TransformOptions withHostFacts(HostFacts facts) {
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
+                keepNodeName, tenantApi, endpointAddresses, facts);
     }
 }

@@ -15,6 +15,8 @@ public sealed interface TransformResult {
 
     /** Reason: the tenant object is malformed (missing kind, name or namespace, or an invalid name). */
     String INVALID_SOURCE = "InvalidSource";
+    /** Skip: a Pod names a PriorityClass or RuntimeClass the host would refuse: it is not mirrored from the host. */
+    String CLASS_NOT_MIRRORED = "ClassNotMirrored";
     /** Reason: a pod asks for something the isolation profile's Pod Security level forbids. */
     String POD_SECURITY_VIOLATION = "PodSecurityViolation";
     /** Reason: a Service type the isolation profile does not allow. */

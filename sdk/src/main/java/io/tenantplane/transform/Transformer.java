@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.tenantplane.json.Json;
+import io.tenantplane.model.FieldPath;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
@@ -180,7 +181,7 @@ public final class Transformer {
             case "ServiceAccount" -> serviceAccount(w);
             case "PersistentVolumeClaim" -> persistentVolumeClaim(w);
             case "Secret" -> secret(w);
-            default -> null;
+            default -> custom(w);
         };
         if (problem != null) {
             return problem;
@@ -192,6 +193,10 @@ public final class Transformer {
         }
         if (!w.unsynced.isEmpty()) {
             return unsyncedSkip(w);
+        }
+        TransformResult patched = patch(w);
+        if (patched != null) {
+            return patched;
         }
         addReverseMapping(w);
         Json.child(w.host, "metadata", "annotations").addProperty(ReverseMapping.SOURCE_HASH, Canonical.sourceHash(w.host));
@@ -398,6 +403,10 @@ public final class Transformer {
                     v.fieldPath() + ": " + v.message() + more);
         }
         JsonObject spec = Json.child(w.host, "spec");
+        TransformResult classes = podClasses(w, spec);
+        if (classes != null) {
+            return classes;
+        }
         boolean syncSa = rules.syncsToHost("ServiceAccount", w.src.virtualNamespace());
         Set<String> removedVolumes = new HashSet<>();
         JsonArray volumes = Json.array(spec, "volumes");
@@ -1170,6 +1179,119 @@ public final class Transformer {
                 }
             }
             w.host.remove("stringData");
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- custom kinds and patches
+
+    /**
+     * A kind tenantplane has no transform of its own for: the references and label selectors the SyncPolicy
+     * declares are rewritten as a built-in kind's are; every other field is copied unchanged, and the notes say so.
+     */
+    private TransformResult custom(Work w) {
+        SyncPolicy.KindRule rule = rules.rule(w.src.kind()).orElse(null);
+        if (rule == null) {
+            return null;
+        }
+        List<String> declared = new ArrayList<>();
+        for (SyncPolicy.Reference ref : rule.references()) {
+            FieldPath path = FieldPath.parse(ref.path());
+            declared.add(ref.path());
+            path.forEach(w.host, found -> {
+                if (found.value().isJsonPrimitive() && found.value().getAsJsonPrimitive().isString()
+                        && !found.value().getAsString().isEmpty()) {
+                    String name = found.value().getAsString();
+                    if (!rules.syncsToHost(ref.kind(), w.src.virtualNamespace())) {
+                        w.unsynced.add(new Ref(found.path(), ref.kind(), name));
+                    } else {
+                        String hostName = host(w, ref.kind(), name, found.path());
+                        found.replace(v -> new JsonPrimitive(hostName));
+                    }
+                }
+            });
+        }
+        for (SyncPolicy.SelectorField sel : rule.labelSelectors()) {
+            FieldPath path = FieldPath.parse(sel.path());
+            declared.add(sel.path());
+            path.forEach(w.host, found -> {
+                if (found.value() instanceof JsonObject o) {
+                    if (sel.effectiveForm() == SyncPolicy.SelectorForm.MATCH_LABELS) {
+                        scope(w, o);
+                    } else {
+                        scopeSelector(w, o);
+                    }
+                }
+            });
+        }
+        w.notes.add(declared.isEmpty()
+                ? "every field is copied unchanged: the SyncPolicy declares no references or selectors for "
+                        + w.src.kind()
+                : "rewrites the declared " + String.join(", ", declared) + "; every other field is copied unchanged");
+        return null;
+    }
+
+    /** The SyncPolicy's patches for the kind, applied to the host copy; a patched Pod is checked again. */
+    private TransformResult patch(Work w) {
+        SyncPolicy.KindRule rule = rules.rule(w.src.kind()).orElse(null);
+        if (rule == null || rule.patches().isEmpty()) {
+            return null;
+        }
+        List<String> done = new ArrayList<>();
+        for (SyncPolicy.Patch p : rule.patches()) {
+            FieldPath path = FieldPath.parse(p.path());
+            if (p.op() == SyncPolicy.PatchOp.REMOVE) {
+                if (path.remove(w.host) > 0) {
+                    done.add("removed " + p.path());
+                }
+                continue;
+            }
+            JsonElement value = p.valueFrom() == null ? p.value() : new JsonPrimitive(switch (p.valueFrom()) {
+                case TENANT -> tenant;
+                case VIRTUAL_NAMESPACE -> w.src.virtualNamespace() == null ? "" : w.src.virtualNamespace();
+                case HOST_NAMESPACE -> hostNamespace;
+            });
+            if (path.set(w.host, value) > 0) {
+                done.add("set " + p.path());
+            }
+        }
+        if (!done.isEmpty()) {
+            w.notes.add("patched by the SyncPolicy: " + String.join(", ", done));
+        }
+        if (w.src.kind().equals("Pod")) {
+            List<PodSecurity.Violation> violations = PodSecurity.check(w.host, options.podSecurity());
+            if (!violations.isEmpty()) {
+                PodSecurity.Violation v = violations.get(0);
+                return new TransformResult.Rejected(w.src, TransformResult.POD_SECURITY_VIOLATION, v.fieldPath(),
+                        v.fieldPath() + ": " + v.message() + " (after the SyncPolicy's patches)");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A Pod's PriorityClass and RuntimeClass must exist on the host, or the host refuses the Pod: only classes
+     * mirrored from the host (the SyncPolicy's {@code fromHost}) are accepted.
+     */
+    private TransformResult podClasses(Work w, JsonObject spec) {
+        for (String[] c : new String[][] {{"priorityClassName", "PriorityClass"}, {"runtimeClassName", "RuntimeClass"}}) {
+            String name = Json.string(spec, c[0]);
+            if (name == null || name.isEmpty()) {
+                continue;
+            }
+            String kind = c[1];
+            Set<String> mirrored = options.hostFacts().mirrored().getOrDefault(kind, Set.of());
+            if (mirrored.contains(name)) {
+                continue;
+            }
+            String why = rules.mirror(kind).isEmpty()
+                    ? "the SyncPolicy mirrors no " + kind + " from the host (spec.fromHost has no " + kind + " rule)"
+                    : "it is not among the host " + kind + "es the SyncPolicy mirrors"
+                            + (mirrored.isEmpty() ? " (none now)" : " (" + String.join(", ", mirrored) + ")");
+            return new TransformResult.Skipped(w.src, TransformResult.CLASS_NOT_MIRRORED, "spec." + c[0],
+                    "spec." + c[0] + " names " + kind + " '" + name + "', but " + why + "; the host would refuse the "
+                            + "Pod, so it stays in the tenant: mirror the host's " + kind + " with spec.fromHost, or "
+                            + "use one that is mirrored");
         }
         return null;
     }

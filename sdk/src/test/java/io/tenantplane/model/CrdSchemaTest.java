@@ -32,8 +32,8 @@ class CrdSchemaTest {
 
     /** String fields whose schema carries an enum that Java checks in validation instead of with a Java enum. */
     private static final Map<String, List<String>> STRING_ENUMS = Map.of(
-            "spec.kinds[].kind", SyncPolicy.SUPPORTED_KINDS.stream().map(SyncPolicy.SupportedKind::kind).toList(),
-            "spec.kinds[].selector.matchExpressions[].operator", List.of("In", "NotIn", "Exists", "DoesNotExist"));
+            "spec.kinds[].selector.matchExpressions[].operator", List.of("In", "NotIn", "Exists", "DoesNotExist"),
+            "spec.fromHost[].selector.matchExpressions[].operator", List.of("In", "NotIn", "Exists", "DoesNotExist"));
 
     static Stream<Arguments> crds() {
         return Stream.of(
@@ -191,6 +191,11 @@ class CrdSchemaTest {
                 compare(schema.getAsJsonObject("additionalProperties"), Structure.typeArgument(type, 1), component,
                         path + "[]", out);
             }
+        } else if (raw == com.google.gson.JsonElement.class) {
+            // Any JSON: the schema keeps whatever is there.
+            if (!Boolean.TRUE.equals(bool(schema, "x-kubernetes-preserve-unknown-fields"))) {
+                out.add(where + ": any JSON in the record, but the schema does not preserve unknown fields");
+            }
         } else if (raw == ObjectMeta.class) {
             expectType(where, "object", schemaType, out);
         } else if (raw.isRecord()) {
@@ -230,7 +235,10 @@ class CrdSchemaTest {
     }
 
     private static void structural(JsonObject schema, String path, List<String> out) {
-        if (!schema.has("type") && !Boolean.TRUE.equals(bool(schema, "x-kubernetes-int-or-string"))) {
+        // validateStructuralInvariants: a type is required unless the node is int-or-string or preserves unknown
+        // fields.
+        if (!schema.has("type") && !Boolean.TRUE.equals(bool(schema, "x-kubernetes-int-or-string"))
+                && !Boolean.TRUE.equals(bool(schema, "x-kubernetes-preserve-unknown-fields"))) {
             out.add(path + ": no type");
         }
         if (schema.has("anyOf")) {

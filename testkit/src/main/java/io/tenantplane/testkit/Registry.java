@@ -119,6 +119,10 @@ final class Registry {
                 List.of("pc")));
         list.add(ResourceType.builtin("storage.k8s.io", "v1", "storageclasses", "StorageClass", false, false,
                 List.of("sc")));
+        list.add(ResourceType.builtin("networking.k8s.io", "v1", "ingressclasses", "IngressClass", false, false,
+                List.of()));
+        list.add(ResourceType.builtin("node.k8s.io", "v1", "runtimeclasses", "RuntimeClass", false, false,
+                List.of()));
         return list;
     }
 }

@@ -217,6 +217,9 @@ final class Store {
                 name = generateName(generateName);
             }
             m.addProperty("name", name);
+            if (t.group().isEmpty() && t.plural().equals("pods")) {
+                admitPriority(t, o, name);
+            }
             m.addProperty("uid", UUID.randomUUID().toString());
             m.addProperty("creationTimestamp", now());
             m.addProperty("generation", 1);
@@ -769,6 +772,75 @@ final class Store {
                 previous));
         afterRemoval(t, removed);
         return removed;
+    }
+
+    /** The PriorityClasses every API server creates at start ({@code SystemPriorityClasses}). */
+    private static final Map<String, Integer> SYSTEM_PRIORITY_CLASSES = Map.of(
+            "system-node-critical", 2000001000, "system-cluster-critical", 2000000000);
+
+    /**
+     * The Priority admission plugin on Pod create ({@code plugin/pkg/admission/priority/admission.go},
+     * {@code admitPod}): the PriorityClass the pod names must exist (403 "no PriorityClass with name X was found"),
+     * without a name the global default class (the lowest value among those marked globalDefault) or priority 0;
+     * a pod that sets {@code spec.priority} or {@code spec.preemptionPolicy} to another value than the class gives
+     * is refused (403); otherwise both are set from the class. Runs only where PriorityClasses are served.
+     */
+    private void admitPriority(ResourceType pods, JsonObject pod, String name) {
+        ResourceType classes = registry.find("scheduling.k8s.io", "v1", "priorityclasses");
+        if (classes == null) {
+            return;
+        }
+        JsonObject spec = Json.child(pod, "spec");
+        String className = Json.str(spec, "priorityClassName");
+        int value;
+        String policy = null;
+        if (className == null || className.isEmpty()) {
+            JsonObject def = null;
+            for (JsonObject pc : storage(classes).values()) {
+                JsonElement g = pc.get("globalDefault");
+                if (g != null && g.isJsonPrimitive() && g.getAsBoolean()
+                        && (def == null || classValue(pc) < classValue(def))) {
+                    def = pc;
+                }
+            }
+            value = def == null ? 0 : classValue(def);
+            if (def != null) {
+                spec.addProperty("priorityClassName", Json.str(Json.meta(def), "name"));
+                policy = Json.str(def, "preemptionPolicy");
+            }
+        } else {
+            JsonObject pc = storage(classes).get(key(classes, null, className));
+            if (pc != null) {
+                value = classValue(pc);
+                policy = Json.str(pc, "preemptionPolicy");
+            } else if (SYSTEM_PRIORITY_CLASSES.containsKey(className)) {
+                value = SYSTEM_PRIORITY_CLASSES.get(className);
+                policy = "PreemptLowerPriority";
+            } else {
+                throw ApiError.forbidden(pods, name, "no PriorityClass with name " + className + " was found");
+            }
+        }
+        JsonElement given = spec.get("priority");
+        if (given != null && !given.isJsonNull() && given.getAsInt() != value) {
+            throw ApiError.forbidden(pods, name, "the integer value of priority (" + given.getAsInt() + ") must not be "
+                    + "provided in pod spec; priority admission controller computed " + value + " from the given "
+                    + "PriorityClass name");
+        }
+        spec.addProperty("priority", value);
+        if (policy != null) {
+            String givenPolicy = Json.str(spec, "preemptionPolicy");
+            if (givenPolicy != null && !givenPolicy.equals(policy)) {
+                throw ApiError.forbidden(pods, name, "the string value of PreemptionPolicy (" + givenPolicy + ") must "
+                        + "not be provided in pod spec; priority admission controller computed " + policy
+                        + " from the given PriorityClass name");
+            }
+            spec.addProperty("preemptionPolicy", policy);
+        }
+    }
+
+    private static int classValue(JsonObject priorityClass) {
+        JsonElement v = priorityClass.get("value");
+        return v != null && v.isJsonPrimitive() && v.getAsJsonPrimitive().isNumber() ? v.getAsInt() : 0;
     }
 
     private TreeMap<String, JsonObject> storage(ResourceType t) {
