@@ -57,6 +57,7 @@ final class OfflineSection {
             results.addAll(new Runner(options(c)
                     .include(DeepCopyBenchmark.class.getSimpleName())
                     .include(PlanBenchmark.class.getSimpleName())
+                    .include(CustomPlanBenchmark.class.getSimpleName())
                     .param("objects", Integer.toString(n))
                     .build()).run());
         }
@@ -118,6 +119,25 @@ final class OfflineSection {
             }
             plot.add(new Plot.Series("plan, " + host + " host", host.equals("empty") ? new Color(31, 119, 180)
                     : new Color(214, 39, 40), false, points));
+        }
+        // The custom-kind mix, against a deep copy of the same objects measured in the same fork.
+        for (String host : List.of("empty", "converged")) {
+            for (int n : c.sizes()) {
+                String key = host + "/" + n;
+                double plan = score.getOrDefault("CustomPlanBenchmark.plan/" + key, Double.NaN);
+                double copy = score.getOrDefault("CustomPlanBenchmark.deepCopy/" + key, Double.NaN);
+                if (Double.isNaN(plan)) {
+                    continue;
+                }
+                double ratio = plan / copy;
+                boolean met = ratio <= PLAN_TARGET;
+                planMissed |= !met;
+                figures.add(new Figure(String.format(Locale.ROOT, "Plan %,d objects, custom-kind mix, %s host", n,
+                        host), withError(plan, error.get("CustomPlanBenchmark.plan/" + key), " ms"),
+                        "deep copy " + withError(copy, error.get("CustomPlanBenchmark.deepCopy/" + key), " ms"),
+                        ratio, "≤ " + Figure.number(PLAN_TARGET) + "×", met,
+                        JMH + "CustomPlanBenchmark -p objects=" + n + " -p host=" + host));
+            }
         }
         for (int n : c.sizes()) {
             double plan = score.getOrDefault("PlanBenchmark.plan/converged/" + n, Double.NaN);

@@ -15,6 +15,30 @@ final class Engine {
         return Holder.PLANE;
     }
 
+    /**
+     * A plane whose installation allows the custom kinds of {@code --allow-kind} (as the service's
+     * {@code tenantplane.sync.allowed-kinds}), so that an offline plan decides custom kinds as the live one does.
+     */
+    static TenantPlane plane(java.util.List<String> allowedKinds) {
+        if (allowedKinds.isEmpty()) {
+            return plane();
+        }
+        try {
+            return TenantPlane.builder().allowedKinds(allowedKinds).build();
+        } catch (IllegalArgumentException e) {
+            throw new CliException(null, "--allow-kind", e.getMessage().replaceFirst("^allowed kind ", ""),
+                    "pass Kind.group, e.g. --allow-kind Certificate.cert-manager.io");
+        }
+    }
+
+    /** The {@code --allow-kind} option of the commands that plan. */
+    static picocli.CommandLine.Model.OptionSpec allowKindOption() {
+        return Specs.values("KIND.GROUP", "A custom kind the installation allows SyncPolicies to sync, as the "
+                + "service's tenantplane.sync.allowed-kinds, e.g. Certificate.cert-manager.io. Repeatable. Without it a "
+                + "custom kind is a KindNotAllowed skip. Whether the host serves it is judged from the "
+                + "CustomResourceDefinitions among the --host objects.", "--allow-kind");
+    }
+
     private static final class Holder {
         static final TenantPlane PLANE = TenantPlane.builder().build();
     }

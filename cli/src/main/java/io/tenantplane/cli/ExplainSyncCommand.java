@@ -45,6 +45,7 @@ final class ExplainSyncCommand implements Subcommand {
                 + "(files or directories; - reads stdin). Repeatable.", "-f", "--filename"));
         s.addOption(Specs.values("FILE_OR_DIR", "Current host objects (files or directories), e.g. from kubectl get "
                 + "-n team-dev -o yaml. Repeatable.", "--host"));
+        s.addOption(Engine.allowKindOption());
         s.addOption(Specs.value("FORMAT", "yaml (default) or json.", "-o", "--output"));
         return s;
     }
@@ -99,7 +100,7 @@ final class ExplainSyncCommand implements Subcommand {
             Names.checkLabel(vns, "--virtual-namespace");
         }
         Names.checkSubdomain(n, "--name");
-        return Engine.plane().explainSync(target.request(), vns, k, n);
+        return Engine.plane(a.strings("--allow-kind")).explainSync(target.request(), vns, k, n);
     }
 
     private static String requireFlag(Args a, String flag, String fix) {

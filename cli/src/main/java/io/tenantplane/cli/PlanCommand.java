@@ -54,6 +54,7 @@ final class PlanCommand implements Subcommand {
                 "--tenant-namespace"));
         s.addOption(Specs.value("FORMAT", "table (default), wide (table with the sentence), yaml or json.",
                 "-o", "--output"));
+        s.addOption(Engine.allowKindOption());
         s.addOption(Specs.flag("With yaml or json: include the desired host object of each decision.",
                 "--show-objects"));
         return s;
@@ -76,7 +77,7 @@ final class PlanCommand implements Subcommand {
             });
             return MigrationOutput.hasProblems(mp) ? Main.PLAN_PROBLEMS : Main.OK;
         }
-        Result r = plan(target);
+        Result r = plan(target, a.strings("--allow-kind"));
         r.notes().forEach(a::note);
         a.print(render(r, format, wide, a.flag("--show-objects")));
         return r.plan().hasProblems() ? Main.PLAN_PROBLEMS : Main.OK;
@@ -87,6 +88,10 @@ final class PlanCommand implements Subcommand {
     }
 
     static Result plan(Workspace.Target target) {
+        return plan(target, List.of());
+    }
+
+    static Result plan(Workspace.Target target, List<String> allowedKinds) {
         List<String> notes = new ArrayList<>();
         String policyName;
         if (target.policy() == null) {
@@ -106,7 +111,7 @@ final class PlanCommand implements Subcommand {
             notes.add("no IsolationProfile given: using the secure defaults (Pod Security restricted, "
                     + "ClusterIP Services only)");
         }
-        return new Result(Engine.plane().plan(target.request()), target, policyName, notes);
+        return new Result(Engine.plane(allowedKinds).plan(target.request()), target, policyName, notes);
     }
 
     /** The migration to the target's spec.mode, from what the input says is in the tenant and on the host. */

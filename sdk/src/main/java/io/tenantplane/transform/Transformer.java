@@ -1191,7 +1191,7 @@ public final class Transformer {
      */
     private TransformResult custom(Work w) {
         SyncPolicy.KindRule rule = rules.rule(w.src.kind()).orElse(null);
-        if (rule == null) {
+        if (rule == null || !rule.custom()) {
             return null;
         }
         List<String> declared = new ArrayList<>();

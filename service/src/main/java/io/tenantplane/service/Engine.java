@@ -67,6 +67,7 @@ public class Engine {
                             .hostWriteRate(io.tenantplane.apply.WriteRate.of(settings.hostQps(),
                                     settings.hostBurst()));
                     kubelet.endpoint().ifPresent(b::kubeletEndpoint);
+                    b.allowedKinds(settings.allowedKinds());
                     p = b.build();
                     metrics.eventsDropped(p::eventsDropped);
                     plane = p;

@@ -75,13 +75,12 @@ public class ExplainResource {
         String t = label("tenant", required("tenant", tenant, "dev"));
         String tns = label("tenantNamespace", required("tenantNamespace", tenantNamespace, "team-dev"));
         access.require(TenantsResource.seeing(tns, t));
-        ResourceKind rk = kind("kind", required("kind", kind, "Pod"));
-        String objectName = subdomain("name", required("name", name, "nginx"));
-        String vns = null;
-        if (rk.namespaced()) {
-            vns = virtualNamespace == null || virtualNamespace.isBlank() ? "default" : virtualNamespace.strip();
-            label("virtualNamespace", vns);
+        String typedKind = required("kind", kind, "Pod");
+        Optional<ResourceKind> known = ResourceKind.typed(typedKind);
+        if (known.isEmpty() && !typedKind.strip().matches("[A-Z][A-Za-z0-9]*")) {
+            kind("kind", typedKind);
         }
+        String objectName = subdomain("name", required("name", name, "nginx"));
         TenantPlane plane = engine.plane();
         // The names checked above, so that what is authorised is what is read.
         TenantKey key = new TenantKey(tns, t);
@@ -97,8 +96,15 @@ public class ExplainResource {
         }
         try {
             ApiClient tenantClient = plane.tenantClient(ctx.cluster());
+            ResourceKind rk = known.orElseGet(() -> customKind(ctx, typedKind.strip(), tenantClient));
+            String vns = null;
+            if (rk.namespaced()) {
+                vns = virtualNamespace == null || virtualNamespace.isBlank() ? "default" : virtualNamespace.strip();
+                label("virtualNamespace", vns);
+            }
             ApiClient host = plane.hostClient().orElseThrow();
-            PlanRequest request = LiveReads.planRequest(ctx, tenantClient, host, rk, vns, objectName);
+            PlanRequest request = LiveReads.planRequest(ctx, tenantClient, host, rk, vns, objectName,
+                    plane.allowedKinds());
             return plane.explainSync(request, vns, rk.kind(), objectName).toMap();
         } catch (TenantApiUnavailableException e) {
             throw ProblemException.unavailable("the API of tenant " + key + " cannot be reached: "
@@ -164,6 +170,22 @@ public class ExplainResource {
     }
 
     /** A kind as users type it to kubectl ({@code Pod}, {@code pod}, {@code pods}, {@code po}), as the CLI takes it. */
+    /**
+     * A custom kind the tenant's SyncPolicy names (by its kind, as the policy writes it), resolved by the tenant's
+     * discovery; 400 when the policy names no such kind, 404 when the tenant does not serve it.
+     */
+    private static ResourceKind customKind(TenantContext ctx, String kind, ApiClient tenantClient) {
+        SyncPolicy.KindRule rule = ctx.policy().rule(kind).filter(SyncPolicy.KindRule::custom)
+                .orElseThrow(() -> ProblemException.invalid("kind", kind, "unknown kind; use a Kubernetes kind such "
+                        + "as " + String.join(", ", known()) + ", or a custom kind the tenant's SyncPolicy names"));
+        try {
+            return io.tenantplane.apply.Resources.of(tenantClient).resolve(rule.effectiveApiVersion(), kind);
+        } catch (io.tenantplane.apply.UnknownKindException e) {
+            throw ProblemException.notFound("tenant " + ctx.key() + " does not serve " + kind + " ("
+                    + rule.effectiveApiVersion() + "): " + e.getMessage());
+        }
+    }
+
     static ResourceKind kind(String param, String typed) {
         return ResourceKind.typed(typed).orElseThrow(() -> ProblemException.invalid(param, typed,
                 "unknown kind; use a Kubernetes kind such as " + String.join(", ", known())));

@@ -53,11 +53,15 @@ final class LiveReads {
      * host name (a foreign object there is a Conflict).
      */
     static PlanRequest planRequest(TenantContext ctx, ApiClient tenant, ApiClient host, ResourceKind kind,
-                                   String virtualNamespace, String name) {
+                                   String virtualNamespace, String name, java.util.Set<String> allowedKinds) {
         Map<String, String> kinds = new LinkedHashMap<>();
+        java.util.Set<String> custom = new java.util.HashSet<>();
         for (SyncPolicy.KindRule r : ctx.policy().spec().kinds()) {
             if (r != null && r.kind() != null && r.toHost()) {
                 kinds.putIfAbsent(r.kind(), r.effectiveApiVersion());
+                if (r.custom()) {
+                    custom.add(r.kind());
+                }
             }
         }
         kinds.putIfAbsent(kind.kind(), kind.apiVersion());
@@ -67,12 +71,15 @@ final class LiveReads {
         List<JsonObject> hostObjects = new ArrayList<>();
         String selector = ReverseMapping.TENANT + "=" + ctx.tenant();
         for (Map.Entry<String, String> e : kinds.entrySet()) {
+            boolean isCustom = custom.contains(e.getKey());
             ResourceKind tk;
-            ResourceKind hk;
             try {
                 tk = tenantResources.resolve(e.getValue(), e.getKey());
-                hk = hostResources.resolve(tk.apiVersion(), tk.kind());
             } catch (UnknownKindException unknown) {
+                if (isCustom) {
+                    // The tenant does not serve it (yet): nothing of it to explain but its absence.
+                    continue;
+                }
                 throw new ReadFailed(unknown.getMessage());
             }
             for (JsonObject o : list(tenant, tk, null, null)) {
@@ -81,7 +88,51 @@ final class LiveReads {
                     tenantObjects.add(o);
                 }
             }
+            if (isCustom) {
+                // As the pass: a kind the installation does not allow is never read on the host; for one it allows,
+                // the host's CRD says whether the host serves it.
+                if (!allowedKinds.contains(io.tenantplane.transform.HostFacts.qualified(tk.kind(), tk.apiVersion()))) {
+                    continue;
+                }
+                if (!tk.group().isEmpty()) {
+                    get(host, CRD, null, tk.plural() + "." + tk.group()).ifPresent(hostObjects::add);
+                }
+                ResourceKind hk;
+                try {
+                    hk = hostResources.resolve(tk.apiVersion(), tk.kind());
+                } catch (UnknownKindException notOnHost) {
+                    continue;
+                }
+                if (hk.namespaced()) {
+                    hostObjects.addAll(list(host, hk, ctx.hostNamespace(), selector));
+                }
+                continue;
+            }
+            ResourceKind hk;
+            try {
+                hk = hostResources.resolve(tk.apiVersion(), tk.kind());
+            } catch (UnknownKindException unknown) {
+                throw new ReadFailed(unknown.getMessage());
+            }
             hostObjects.addAll(list(host, hk, hk.namespaced() ? ctx.hostNamespace() : null, selector));
+        }
+        // The host classes the policy mirrors: a Pod naming one that is not mirrored stays in the tenant.
+        for (SyncPolicy.HostMirror m : ctx.policy().mirrors()) {
+            if (m.kind() == null || m.effectiveApiVersion() == null) {
+                continue;
+            }
+            try {
+                ResourceKind mk = hostResources.resolve(m.effectiveApiVersion(), m.kind());
+                if (!mk.namespaced()) {
+                    hostObjects.addAll(list(host, mk, null, null));
+                }
+            } catch (UnknownKindException notServed) {
+                // Nothing to mirror.
+            }
+        }
+        if (custom.contains(kind.kind()) && !allowedKinds.contains(
+                io.tenantplane.transform.HostFacts.qualified(kind.kind(), kind.apiVersion()))) {
+            return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
         }
         String hostName = virtualNamespace == null ? HostNames.clusterScopedHostName(name, ctx.tenant())
                 : HostNames.hostName(name, virtualNamespace, ctx.tenant());
@@ -89,14 +140,23 @@ final class LiveReads {
         boolean listed = hostObjects.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
                 && hostName.equals(Json.string(o, "metadata", "name")));
         if (!listed) {
-            get(host, hostResources.resolve(kind.apiVersion(), kind.kind()), hostNamespace, hostName)
-                    .ifPresent(hostObjects::add);
+            try {
+                get(host, hostResources.resolve(kind.apiVersion(), kind.kind()), hostNamespace, hostName)
+                        .ifPresent(hostObjects::add);
+            } catch (UnknownKindException notOnHost) {
+                if (!custom.contains(kind.kind())) {
+                    throw new ReadFailed(notOnHost.getMessage());
+                }
+            }
         }
         // The tenant API Service tells where the tenant's pods reach their API, as the pass reads it.
         get(host, hostResources.resolve("v1", "Service"), ctx.cluster().namespace(),
                 ControlPlaneNames.of(ctx.cluster()).apiService()).ifPresent(hostObjects::add);
         return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
     }
+
+    private static final ResourceKind CRD = new ResourceKind("apiextensions.k8s.io", "v1",
+            "CustomResourceDefinition", "customresourcedefinitions", false);
 
     /** Every object of {@code kind}, page by page, each with its apiVersion and kind. */
     static List<JsonObject> list(ApiClient client, ResourceKind kind, String namespace, String labelSelector) {

@@ -37,6 +37,7 @@ import org.eclipse.microprofile.config.Config;
  * @param bearerTokenFile   with {@link Auth#TOKEN_FILE}, the file whose content REST callers present as bearer token
  * @param hostUrl           when present, the host API server URL (otherwise in-cluster or kubeconfig discovery)
  * @param kubelet           tenantplane's kubelet endpoint for the node mirrors
+ * @param allowedKinds      the custom kinds ({@code Kind.group}) SyncPolicies may sync; empty: built-in kinds only
  */
 public record ServiceSettings(
         List<String> watchNamespaces,
@@ -50,7 +51,14 @@ public record ServiceSettings(
         Auth auth,
         Optional<Path> bearerTokenFile,
         Optional<URI> hostUrl,
-        Kubelet kubelet) {
+        Kubelet kubelet,
+        List<String> allowedKinds) {
+
+    /**
+     * The custom kinds SyncPolicies may send to the host or mirror from it, comma-separated {@code Kind.group}
+     * (e.g. {@code Certificate.cert-manager.io}); empty: built-in kinds only. Grant the controller RBAC for each.
+     */
+    public static final String SYNC_ALLOWED_KINDS = "tenantplane.sync.allowed-kinds";
 
     /** Whether tenantplane serves the kubelet API of node mirrors ({@code kubectl logs} in tenants): true or false. */
     public static final String KUBELET_ENABLED = "tenantplane.kubelet.enabled";
@@ -261,14 +269,17 @@ public record ServiceSettings(
         int streams = p.integer(KUBELET_MAX_STREAMS, "200", 1, 100_000, "200");
         Duration idle = p.duration(KUBELET_IDLE_TIMEOUT, "PT4H", Duration.ofSeconds(1), "PT4H");
         boolean allowExec = p.bool(KUBELET_ALLOW_EXEC, "true");
+        List<String> allowedKinds = p.kinds(SYNC_ALLOWED_KINDS);
         p.throwIfInvalid();
         return new ServiceSettings(namespaces, resync, concurrency,
                 new Lease(leaseName, leaseNamespace, identity, shards, leaseDuration, renewDeadline, retryPeriod),
                 ring, writers, qps, burst, auth, tokenFile, hostUrl, new Kubelet(kubeletOn, kubeletHost, kubeletPort,
-                        caSecret, leaseNamespace, perTenant, streams, idle, allowExec));
+                        caSecret, leaseNamespace, perTenant, streams, idle, allowExec), allowedKinds);
     }
 
     /** Collects problems instead of stopping at the first, so one start-up reports them all. */
+    private static final java.util.regex.Pattern KIND = java.util.regex.Pattern.compile("[A-Z][A-Za-z0-9]*");
+
     private static final class Parser {
         private final Function<String, Optional<String>> lookup;
         private final List<String> problems = new ArrayList<>();
@@ -283,6 +294,30 @@ public record ServiceSettings(
 
         private void problem(String key, String value, String rule, String fix) {
             problems.add(key + " = '" + value + "': " + rule + "; fix: " + fix);
+        }
+
+        List<String> kinds(String key) {
+            Optional<String> value = raw(key);
+            if (value.isEmpty()) {
+                return List.of();
+            }
+            var result = new java.util.TreeSet<String>();
+            for (String part : value.get().split(",")) {
+                String k = part.strip();
+                if (k.isEmpty()) {
+                    continue;
+                }
+                int dot = k.indexOf('.');
+                if (dot < 1 || !KIND.matcher(k.substring(0, dot)).matches()
+                        || !DNS_SUBDOMAIN.matcher(k.substring(dot + 1)).matches()) {
+                    problem(key, value.get(), "'" + k + "' is not Kind.group", "a comma-separated list such as "
+                            + "Certificate.cert-manager.io,ServiceMonitor.monitoring.coreos.com, or empty for built-in "
+                            + "kinds only");
+                    return List.of();
+                }
+                result.add(k);
+            }
+            return List.copyOf(result);
         }
 
         List<String> namespaces(String key) {

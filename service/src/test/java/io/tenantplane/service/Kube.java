@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -245,7 +246,18 @@ final class Kube {
     }
 
     static ResourceKind kind(String apiVersion, String kind) {
-        return ResourceKind.wellKnown(apiVersion, kind).orElseThrow(() -> new IllegalArgumentException(kind));
+        return ResourceKind.wellKnown(apiVersion, kind).or(() -> Optional.ofNullable(TEST_KINDS.get(kind)))
+                .orElseThrow(() -> new IllegalArgumentException(kind));
+    }
+
+    /** Kinds the tests create that tenantplane's table does not know: CRDs, and a team's own custom kind. */
+    private static final Map<String, ResourceKind> TEST_KINDS = Map.of(
+            "CustomResourceDefinition", new ResourceKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
+                    "customresourcedefinitions", false),
+            "Backup", new ResourceKind("example.com", "v1", "Backup", "backups", true));
+
+    void createCrd(JsonObject crd) {
+        create(crd);
     }
 
     private static JsonObject typed(JsonObject raw, ResourceKind k) {

@@ -73,6 +73,18 @@ class RbacFromCodeTest {
         }
     }
 
+    /** A team's own custom kind that prod's SyncPolicy sends to the host (the installation allows it). */
+    private static final JsonObject BACKUP_CRD = JsonParser.parseString("""
+            {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+             "metadata":{"name":"backups.example.com"},
+             "spec":{"group":"example.com","scope":"Namespaced",
+               "names":{"kind":"Backup","plural":"backups","singular":"backup","listKind":"BackupList"},
+               "versions":[{"name":"v1","served":true,"storage":true,
+                 "schema":{"openAPIV3Schema":{"type":"object","properties":{
+                   "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}]}}""").getAsJsonObject();
+    /** The opt-in RBAC docs/sync.md shows for that kind. */
+    private static final java.nio.file.Path BACKUP_RBAC = Kube.REPO.resolve("examples/rbac/sync-backups.example.com.yaml");
+
     private final Set<Permission> used = ConcurrentHashMap.newKeySet();
     /** The kubelet endpoint's CA, loaded (or created) by the service's code at the start of each test. */
     private final java.util.concurrent.atomic.AtomicReference<io.tenantplane.kubelet.KubeletCa> kubeletCa =
@@ -95,8 +107,10 @@ class RbacFromCodeTest {
     void start() {
         host = KubeApiServer.builder().namespaces("default", "tenantplane-system", NS).build().start();
         Kube.at(host.url()).installCrds();
+        Kube.at(host.url()).createCrd(BACKUP_CRD);
         dev = KubeApiServer.builder().build().start();
         prod = KubeApiServer.builder().build().start();
+        Kube.at(prod.url()).createCrd(BACKUP_CRD);
     }
 
     @AfterEach
@@ -213,7 +227,8 @@ class RbacFromCodeTest {
             replica.close();
         }
 
-        assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("k8s")), "k8s/");
+        assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("k8s"), BACKUP_RBAC),
+                "k8s/ with " + Kube.REPO.relativize(BACKUP_RBAC));
         Set<String> secretVerbs = new TreeSet<>();
         used.stream().filter(p -> p.group().isEmpty() && p.resource().equals("secrets")).forEach(p ->
                 secretVerbs.add(p.verb()));
@@ -252,8 +267,8 @@ class RbacFromCodeTest {
         } finally {
             replica.close();
         }
-        assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("examples/install-namespaced")),
-                "examples/install-namespaced");
+        assertGrantsExactlyWhatWasUsed(Rbac.rendered(Kube.REPO.resolve("examples/install-namespaced"), BACKUP_RBAC),
+                "examples/install-namespaced with " + Kube.REPO.relativize(BACKUP_RBAC));
     }
 
     /**
@@ -293,6 +308,16 @@ class RbacFromCodeTest {
         assertTrue(Kube.eventually(SYNC, () -> renderedDrifted(hostKube).isEmpty() && prodCopiesChanged(hostKube)),
                 () -> "rendered objects are restored and prod's changes reach the host: "
                         + renderedDrifted(hostKube));
+        // prod's custom kind: a deleted Backup's host copy is collected, an edited one is restored.
+        Kube.at(this.prod.url()).delete("Backup", "default", "weekly");
+        JsonObject nightly = hostKube.require("Backup", prodNamespace, "nightly-x-default-x-prod");
+        Json.child(nightly, "spec").addProperty("schedule", "edited on the host");
+        hostKube.update(nightly);
+        assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Backup", prodNamespace, "weekly-x-default-x-prod")
+                .isEmpty() && "0 3 * * *".equals(Json.string(hostKube.require("Backup", prodNamespace,
+                "nightly-x-default-x-prod"), "spec", "schedule"))), "prod's Backups are collected and restored");
+        assertTrue(Kube.at(this.prod.url()).get("StorageClass", null, "standard").isPresent(),
+                "the host's StorageClass is mirrored into prod");
     }
 
     /** A node on the host, the example workloads in both tenants (every namespaced kind in prod), k3s played. */
@@ -304,6 +329,14 @@ class RbacFromCodeTest {
         Kube.at(dev.url()).createAll(Kube.exampleWorkloads());
         Kube.at(prod.url()).createAll(Kube.exampleWorkloads());
         Kube.at(prod.url()).createAll(everyNamespacedKind());
+        for (String name : List.of("nightly", "weekly")) {
+            Kube.at(prod.url()).create(JsonParser.parseString("""
+                    {"apiVersion":"example.com/v1","kind":"Backup","metadata":{"name":"%s","namespace":"default"},
+                     "spec":{"secretName":"nginx-env","schedule":"0 3 * * *"}}""".formatted(name)).getAsJsonObject());
+        }
+        hostKube.create(JsonParser.parseString("""
+                {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"standard"},
+                 "provisioner":"rancher.io/local-path"}""").getAsJsonObject());
         controlPlane = Thread.ofVirtual().start(() -> fakeControlPlaneAndScheduler(hostKube));
         return hostKube;
     }
@@ -325,8 +358,11 @@ class RbacFromCodeTest {
     private void explainReviewEventsAndDeleteBothTenants(Kube hostKube, TenantPlane plane, ApiClient hostClient)
             throws Exception {
         TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
-        LiveReads.planRequest(ctx, new ClientBuilder().setBasePath(prod.url()).build(), hostClient,
-                ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
+        ApiClient prodClient = new ClientBuilder().setBasePath(prod.url()).build();
+        LiveReads.planRequest(ctx, prodClient, hostClient, ResourceKind.wellKnown("v1", "Pod").orElseThrow(),
+                "default", "nginx", plane.allowedKinds());
+        LiveReads.planRequest(ctx, prodClient, hostClient, Kube.kind("example.com/v1", "Backup"), "default",
+                "nightly", plane.allowedKinds());
         KubernetesAccess access = new KubernetesAccess(recording(AccessControl.REVIEW_TIMEOUT), Clock.systemUTC());
         Caller caller = access.authenticate(hostKube.viewerToken()).orElseThrow();
         assertTrue(access.allows(caller, TenantsResource.seeing(NS, "prod")));
@@ -444,7 +480,8 @@ class RbacFromCodeTest {
                 ServiceSettings.LEASE_RENEW_DEADLINE, "PT1S",
                 ServiceSettings.LEASE_RETRY_PERIOD, "PT0.2S",
                 ServiceSettings.RESYNC_INTERVAL, "PT2S",
-                ServiceSettings.CONCURRENCY, "2"));
+                ServiceSettings.CONCURRENCY, "2",
+                ServiceSettings.SYNC_ALLOWED_KINDS, "Backup.example.com"));
         if (watchNamespace != null) {
             config.put(ServiceSettings.WATCH_NAMESPACES, watchNamespace);
         }
@@ -455,6 +492,7 @@ class RbacFromCodeTest {
                 .kubeletEndpoint(new io.tenantplane.kubelet.KubeletEndpoint("localhost", 10250,
                         () -> Optional.ofNullable(kubeletCa.get()),
                         io.tenantplane.kubelet.KubeletEndpoint.DEFAULT_CLIENT_VALIDITY))
+                .allowedKinds(settings.allowedKinds())
                 .reportingInstance("replica-a").build();
         Reconciler reconciler = new Reconciler(settings, recording(Duration.ZERO), plane,
                 new ServiceStatus(Clock.systemUTC()));
@@ -501,7 +539,7 @@ class RbacFromCodeTest {
             "ConfigMap");
     private static final List<String> PROD_KINDS = List.of("Pod", "Service", "ConfigMap", "Secret",
             "PersistentVolumeClaim", "ServiceAccount", "Endpoints", "EndpointSlice", "Ingress", "NetworkPolicy",
-            "PodDisruptionBudget");
+            "PodDisruptionBudget", "Backup");
 
     private static Set<Permission> rulesOfRenderedRoles(Kube host) {
         Set<Permission> out = new TreeSet<>();
@@ -616,7 +654,12 @@ class RbacFromCodeTest {
                   {"kind":"PersistentVolumeClaim","toHost":true},{"kind":"ServiceAccount","toHost":true},
                   {"kind":"Endpoints","toHost":true},{"kind":"EndpointSlice","toHost":true},
                   {"kind":"Ingress","toHost":true},{"kind":"NetworkPolicy","toHost":true},
-                  {"kind":"PodDisruptionBudget","toHost":true,"fromHost":"status"}]}}""").getAsJsonObject());
+                  {"kind":"PodDisruptionBudget","toHost":true,"fromHost":"status"},
+                  {"kind":"Backup","apiVersion":"example.com/v1","toHost":true,
+                   "references":[{"path":"spec.secretName","kind":"Secret"}]}],
+                 "fromHost":[{"kind":"StorageClass","selector":{}},{"kind":"IngressClass","selector":{}},
+                   {"kind":"PriorityClass","selector":{}},{"kind":"RuntimeClass","selector":{}}]}}""")
+                .getAsJsonObject());
         out.add(JsonParser.parseString("""
                 {"apiVersion":"tenantplane.io/v1alpha1","kind":"TenantCluster","metadata":{"name":"prod",
                  "namespace":"team-dev"},"spec":{"mode":"dedicated","isolationProfileRef":{"name":"restricted"},
@@ -751,7 +794,8 @@ class RbacFromCodeTest {
 
         private static final String SUBJECT = "tenantplane-system/tenantplane-service";
 
-        static Rbac rendered(Path kustomization) throws IOException, InterruptedException {
+        /** The RBAC of {@code kubectl kustomize kustomization}, plus the opt-in manifests {@code extra}. */
+        static Rbac rendered(Path kustomization, Path... extra) throws IOException, InterruptedException {
             Path out = Files.createTempFile("kustomize", ".yaml");
             Process p = new ProcessBuilder("kubectl", "kustomize", kustomization.toString())
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
@@ -762,6 +806,9 @@ class RbacFromCodeTest {
             String text = Files.readString(out);
             Files.delete(out);
             assertEquals(0, p.exitValue(), text);
+            for (Path e : extra) {
+                text = text + "\n---\n" + Files.readString(e);
+            }
             Map<String, Set<Permission>> roles = new java.util.HashMap<>();
             List<Map<?, ?>> bindings = new ArrayList<>();
             for (Object doc : new Yaml().loadAll(text)) {

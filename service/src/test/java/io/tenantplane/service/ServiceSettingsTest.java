@@ -83,6 +83,19 @@ class ServiceSettingsTest {
     }
 
     @Test
+    void allowedKindsAreKindDotGroupOrARefusalNamingTheKeyAndTheFix() throws IOException {
+        var values = defaults();
+        assertEquals(List.of(), parse(values).allowedKinds(), "built-in kinds only by default");
+        values.put(ServiceSettings.SYNC_ALLOWED_KINDS, " ServiceMonitor.monitoring.coreos.com, Certificate.cert-manager.io,");
+        assertEquals(List.of("Certificate.cert-manager.io", "ServiceMonitor.monitoring.coreos.com"),
+                parse(values).allowedKinds());
+        values.put(ServiceSettings.SYNC_ALLOWED_KINDS, "certificates.cert-manager.io");
+        var e = assertThrows(InvalidSettingsException.class, () -> parse(values));
+        assertTrue(e.getMessage().contains(ServiceSettings.SYNC_ALLOWED_KINDS), e.getMessage());
+        assertTrue(e.getMessage().contains("'certificates.cert-manager.io' is not Kind.group"), e.getMessage());
+    }
+
+    @Test
     void namespaceListIsTrimmedAndDeduplicatedInOrder() throws IOException {
         var values = defaults();
         values.put(ServiceSettings.WATCH_NAMESPACES, " team-b, team-a ,team-b,, ");
