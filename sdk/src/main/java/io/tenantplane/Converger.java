@@ -250,6 +250,12 @@ final class Converger {
             List<JsonObject> crds = new ArrayList<>();
             for (SyncPolicy.KindRule rule : policy.spec() == null ? List.<SyncPolicy.KindRule>of()
                     : policy.spec().kinds()) {
+                if (rule != null && rule.kind() != null && !rule.toHost() && rule.custom()
+                        && listed.add(rule.kind())) {
+                    // A custom kind the policy stopped sending: its host copies are collected (KindNotSynced).
+                    retiredCustomKind(rule, hostReads);
+                    continue;
+                }
                 if (rule == null || rule.kind() == null || !rule.toHost() || !listed.add(rule.kind())) {
                     continue;
                 }
@@ -340,6 +346,24 @@ final class Converger {
             }
             if (hk.namespaced()) {
                 hostReads.add(() -> hostReader.list(hk, hostNs, ReverseMapping.TENANT + "=" + tenant));
+            }
+        }
+
+        /** Lists the host copies of a custom kind the policy keeps in the tenant, if the installation allows it. */
+        private void retiredCustomKind(SyncPolicy.KindRule rule,
+                                       List<java.util.function.Supplier<List<JsonObject>>> hostReads) {
+            if (rule.effectiveApiVersion() == null || !io.tenantplane.transform.HostFacts.NONE
+                    .withAllowed(allowedKinds).allows(rule.kind(), rule.effectiveApiVersion())) {
+                return;
+            }
+            try {
+                ResourceKind hk = hostResources.resolve(rule.effectiveApiVersion(), rule.kind());
+                if (hk.namespaced()) {
+                    hostReads.add(() -> hostReader.list(hk, hostNs, ReverseMapping.MANAGED_BY + "="
+                            + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tenant));
+                }
+            } catch (io.tenantplane.apply.UnknownKindException notOnHost) {
+                // Nothing of it on the host.
             }
         }
 

@@ -74,6 +74,16 @@ class SyncDocTest {
     }
 
     @Test
+    void theSyncExamplePolicyIsValid() {
+        List<LoadedObject> docs = Manifests.read(Path.of("..", "examples", "sync"));
+        assertEquals(1, docs.size());
+        SyncPolicy p = SyncPolicy.fromJson(docs.get(0).object()).orElseThrow();
+        assertEquals(List.of(), p.validate());
+        assertEquals(2, p.mirrors().size());
+        assertTrue(p.rule("Certificate").orElseThrow().custom());
+    }
+
+    @Test
     void theRbacShownIsTheOptInFileTheRbacTestGrants() throws IOException {
         String doc = Files.readString(DOC);
         String file = Files.readString(Path.of("..", "examples", "rbac", "sync-backups.example.com.yaml"));

@@ -51,6 +51,27 @@ class JmhSmokeTest {
     }
 
     @Test
+    void customPlanBenchmarkPlansTheCustomKindMixAndCopiesItsBaseline() throws RunnerException {
+        List<RunResult> results = run(CustomPlanBenchmark.class, "objects", "20");
+        assertEquals(4, results.size(), "plan and deep copy, per host kind");
+        results.forEach(JmhSmokeTest::assertSane);
+    }
+
+    @Test
+    void theCustomKindMixIsPlannedWithoutSkipsAndConvergesToUnchanged() {
+        var tenant = CustomFixtures.tenantObjects(100);
+        var planner = new io.tenantplane.plan.Planner();
+        var empty = planner.plan(CustomFixtures.emptyHost(tenant));
+        assertTrue(empty.decisions().stream().allMatch(d -> d.action() == io.tenantplane.plan.Action.CREATE),
+                () -> empty.decisions().stream().filter(d -> d.action() != io.tenantplane.plan.Action.CREATE)
+                        .findFirst().map(Object::toString).orElse(""));
+        assertEquals(20, empty.decisions().stream().filter(d -> d.kind().equals("Certificate")
+                || d.kind().equals("Backup")).count(), "two in ten are custom resources");
+        var converged = planner.plan(CustomFixtures.convergedHost(tenant));
+        assertTrue(converged.decisions().stream().allMatch(d -> d.action() == io.tenantplane.plan.Action.UNCHANGED));
+    }
+
+    @Test
     void deepCopyBenchmarkCopiesATinyWorkloadAloneAndComparedWithItsTwins() throws RunnerException {
         List<RunResult> results = run(DeepCopyBenchmark.class, "objects", "20");
         assertEquals(2, results.size(), "the copy and the copy with a comparison");

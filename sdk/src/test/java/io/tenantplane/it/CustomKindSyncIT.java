@@ -269,6 +269,27 @@ class CustomKindSyncIT {
     }
 
     @Test
+    void aCustomKindThePolicyStopsSendingHasItsHostCopiesCollected() {
+        live.hostKube.createCrd(backupCrd("Namespaced"));
+        TenantPlane plane = plane(true);
+        created(dev, BACKUPS.formatted("default"), backup("nightly"));
+        assertEquals(Action.CREATE, decision(plane.converge(key), "Backup", "nightly").action());
+        String path = "/apis/tenantplane.io/v1alpha1/namespaces/" + live.namespace + "/syncpolicies/default";
+        JsonObject policy = live.hostKube.call("GET", path, Map.of(), null).body();
+        policy.getAsJsonObject("spec").getAsJsonArray("kinds").forEach(k -> {
+            if ("Backup".equals(Json.string(k.getAsJsonObject(), "kind"))) {
+                k.getAsJsonObject().addProperty("toHost", false);
+            }
+        });
+        assertEquals(200, live.hostKube.call("PUT", path, Map.of(), policy).code());
+        ConvergenceReport r = plane.converge(key);
+        Decision gone = r.decisions().stream().filter(d -> d.kind().equals("Backup") && d.action() == Action.DELETE)
+                .findFirst().orElseThrow(() -> new AssertionError(r.decisions()));
+        assertEquals("KindNotSynced", gone.reason());
+        assertNull(hostBackup("nightly-x-default-x-dev"));
+    }
+
+    @Test
     void aKindTheInstallationDoesNotAllowIsNeitherReadNorWrittenOnTheHost() {
         live.hostKube.createCrd(backupCrd("Namespaced"));
         TenantPlane plane = plane(false);

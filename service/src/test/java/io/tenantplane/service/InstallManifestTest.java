@@ -241,6 +241,11 @@ class InstallManifestTest {
         grant(expected, "rbac.authorization.k8s.io", "rolebindings", rendered);
         grant(expected, "", "namespaces", List.of("get", "create", "update", "delete"));
         grant(expected, "", "nodes", List.of("get"));
+        // Mirrors of the host's classes (SyncPolicy spec.fromHost): read-only, listed per full pass.
+        grant(expected, "storage.k8s.io", "storageclasses", List.of("list"));
+        grant(expected, "networking.k8s.io", "ingressclasses", List.of("list"));
+        grant(expected, "scheduling.k8s.io", "priorityclasses", List.of("list"));
+        grant(expected, "node.k8s.io", "runtimeclasses", List.of("list"));
         grant(expected, "", "pods/log", List.of("get"));
         for (String r : List.of("pods/exec", "pods/attach", "pods/portforward")) {
             grant(expected, "", r, List.of("get", "create"));

@@ -270,7 +270,7 @@ class ReconcileOnHostTest {
         assertProblem(target.path("/explain").queryParam("tenant", "dev").queryParam("tenantNamespace", "team-dev")
                 .queryParam("name", "nginx"), 400, "'kind'");
         assertProblem(target.path("/explain").queryParam("tenant", "dev").queryParam("tenantNamespace", "team-dev")
-                .queryParam("kind", "Gadget").queryParam("name", "nginx"), 400, "'kind' = 'Gadget'");
+                .queryParam("kind", "gadgets").queryParam("name", "nginx"), 400, "'kind' = 'gadgets'");
         assertProblem(target.path("/explain").queryParam("tenant", "Not_A_Name").queryParam("tenantNamespace",
                 "team-dev").queryParam("kind", "Pod").queryParam("name", "nginx"), 400, "'tenant'");
         assertProblem(target.path("/explain").queryParam("tenant", "nobody").queryParam("tenantNamespace",

@@ -25,6 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProjectCrdsTest {
     private static final Path CRDS = Path.of("..", "k8s", "crds");
     private static final Path EXAMPLES = Path.of("..", "examples", "yaml");
+    /** The SyncPolicy of docs/sync.md: custom kinds with references and patches, and mirrors from the host. */
+    private static final Path SYNC_EXAMPLES = Path.of("..", "examples", "sync");
 
     /** The YAML documents directly in {@code dir} (not its subdirectories). */
     private static List<JsonObject> documents(Path dir) throws IOException {
@@ -60,7 +62,8 @@ class ProjectCrdsTest {
 
     @Test
     void theExampleTenantObjectsAreValidAgainstTheProjectCrds() throws Exception {
-        List<JsonObject> examples = documents(EXAMPLES).stream()
+        List<JsonObject> examples = java.util.stream.Stream.concat(documents(EXAMPLES).stream(),
+                        documents(SYNC_EXAMPLES).stream())
                 .filter(o -> String.valueOf(Json.str(o, "apiVersion")).startsWith("tenantplane.io/")).toList();
         assertFalse(examples.isEmpty(), "no tenantplane.io objects in " + EXAMPLES.toAbsolutePath());
         try (KubeApiServer server = KubeApiServer.builder().build().start()) {
