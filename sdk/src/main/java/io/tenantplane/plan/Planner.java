@@ -514,8 +514,10 @@ public final class Planner {
                     // Nothing is written, so the host copy keeps the reason of the write that made it: that is what
                     // the desired object (and explain with --host) must show.
                     String kept = Json.string(observed, "metadata", "annotations", ReverseMapping.REASON);
+                    // A custom kind's notes say which fields were rewritten and that the rest is copied as it is.
+                    boolean custom = rules.rule(src.kind()).map(SyncPolicy.KindRule::custom).orElse(false);
                     return new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
-                            what + " is in sync with its host copy " + where(key),
+                            what + " is in sync with its host copy " + where(key) + (custom ? notes(w) : ""),
                             desired(w, kept == null ? Reasons.IN_SYNC : kept), observed);
                 } else {
                     return new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,

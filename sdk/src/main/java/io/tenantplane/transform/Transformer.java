@@ -85,6 +85,8 @@ public final class Transformer {
     private final String hostNamespace;
     private final SyncRules rules;
     private final TransformOptions options;
+    /** The SyncPolicy's field paths, parsed once per transformer rather than once per object. */
+    private final java.util.Map<String, FieldPath> paths = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param tenant        the tenant's name (a DNS-1123 label)
@@ -1196,7 +1198,7 @@ public final class Transformer {
         }
         List<String> declared = new ArrayList<>();
         for (SyncPolicy.Reference ref : rule.references()) {
-            FieldPath path = FieldPath.parse(ref.path());
+            FieldPath path = path(ref.path());
             declared.add(ref.path());
             path.forEach(w.host, found -> {
                 if (found.value().isJsonPrimitive() && found.value().getAsJsonPrimitive().isString()
@@ -1212,7 +1214,7 @@ public final class Transformer {
             });
         }
         for (SyncPolicy.SelectorField sel : rule.labelSelectors()) {
-            FieldPath path = FieldPath.parse(sel.path());
+            FieldPath path = path(sel.path());
             declared.add(sel.path());
             path.forEach(w.host, found -> {
                 if (found.value() instanceof JsonObject o) {
@@ -1231,6 +1233,10 @@ public final class Transformer {
         return null;
     }
 
+    private FieldPath path(String text) {
+        return paths.computeIfAbsent(text, FieldPath::parse);
+    }
+
     /** The SyncPolicy's patches for the kind, applied to the host copy; a patched Pod is checked again. */
     private TransformResult patch(Work w) {
         SyncPolicy.KindRule rule = rules.rule(w.src.kind()).orElse(null);
@@ -1239,7 +1245,7 @@ public final class Transformer {
         }
         List<String> done = new ArrayList<>();
         for (SyncPolicy.Patch p : rule.patches()) {
-            FieldPath path = FieldPath.parse(p.path());
+            FieldPath path = path(p.path());
             if (p.op() == SyncPolicy.PatchOp.REMOVE) {
                 if (path.remove(w.host) > 0) {
                     done.add("removed " + p.path());
