@@ -26,8 +26,9 @@ final class Engine {
         try {
             return TenantPlane.builder().allowedKinds(allowedKinds).build();
         } catch (IllegalArgumentException e) {
-            throw new CliException(null, "--allow-kind", e.getMessage().replaceFirst("^allowed kind ", ""),
-                    "pass Kind.group, e.g. --allow-kind Certificate.cert-manager.io");
+            String what = e.getMessage().replaceFirst("^allowed kind ", "");
+            throw new CliException(null, "--allow-kind", what.substring(0, what.indexOf(':') < 0 ? what.length()
+                    : what.indexOf(':')), "pass Kind.group, e.g. --allow-kind Certificate.cert-manager.io");
         }
     }
 
