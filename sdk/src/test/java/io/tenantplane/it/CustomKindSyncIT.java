@@ -329,6 +329,44 @@ class CustomKindSyncIT {
     }
 
     @Test
+    void aClusterScopedCustomKindTheInstallationAllowsIsMirroredFromTheHost() {
+        JsonObject crd = Kube.json("""
+                {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+                 "metadata":{"name":"clusterissuers.cert-manager.io"},
+                 "spec":{"group":"cert-manager.io","scope":"Cluster",
+                   "names":{"kind":"ClusterIssuer","plural":"clusterissuers","singular":"clusterissuer",
+                     "listKind":"ClusterIssuerList"},
+                   "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{
+                     "type":"object","properties":{"spec":{"type":"object",
+                       "x-kubernetes-preserve-unknown-fields":true}}}}}]}}""");
+        live.hostKube.createCrd(crd);
+        dev.createCrd(crd);
+        String issuers = "/apis/cert-manager.io/v1/clusterissuers";
+        for (String name : List.of("letsencrypt", "internal")) {
+            created(live.hostKube, issuers, withType(Kube.json("{\"metadata\":{\"name\":\"" + name
+                    + "\"},\"spec\":{\"acme\":{\"server\":\"https://acme.example\"}}}"), "cert-manager.io/v1",
+                    "ClusterIssuer"));
+        }
+        String path = "/apis/tenantplane.io/v1alpha1/namespaces/" + live.namespace + "/syncpolicies/default";
+        JsonObject policy = live.hostKube.call("GET", path, Map.of(), null).body();
+        policy.getAsJsonObject("spec").getAsJsonArray("fromHost").add(Kube.json("""
+                {"kind":"ClusterIssuer","apiVersion":"cert-manager.io/v1","names":["letsencrypt"]}"""));
+        assertEquals(200, live.hostKube.call("PUT", path, Map.of(), policy).code());
+
+        // Not in the allow-list: nothing is mirrored.
+        live.plane(b -> { }).converge(key);
+        assertEquals(404, dev.call("GET", issuers + "/letsencrypt", Map.of(), null).code());
+
+        TenantPlane plane = live.plane(b -> b.allowedKinds(List.of("ClusterIssuer.cert-manager.io")));
+        ConvergenceReport r = plane.converge(key);
+        assertEquals("MirroredFromHost", decision(r, "ClusterIssuer", "letsencrypt").reason(), r.decisions()::toString);
+        JsonObject mirror = dev.call("GET", issuers + "/letsencrypt", Map.of(), null).body();
+        assertTrue(HostMirrors.isMirror(mirror), mirror::toString);
+        assertEquals("https://acme.example", Json.string(mirror, "spec", "acme", "server"));
+        assertEquals(404, dev.call("GET", issuers + "/internal", Map.of(), null).code(), "not selected");
+    }
+
+    @Test
     void hostClassesAreMirroredIntoTheTenantAndTenantPodsUseThem() {
         TenantPlane plane = plane(true);
         live.hostKube.create(Kube.json("""
