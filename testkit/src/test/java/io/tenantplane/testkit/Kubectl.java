@@ -23,6 +23,11 @@ final class Kubectl {
             assertEquals(0, exit, () -> "kubectl failed:\n" + out + err);
             return this;
         }
+
+        Run fails() {
+            org.junit.jupiter.api.Assertions.assertNotEquals(0, exit, () -> "kubectl succeeded:\n" + out + err);
+            return this;
+        }
     }
 
     Kubectl(Path kubeconfig, Path dir) {

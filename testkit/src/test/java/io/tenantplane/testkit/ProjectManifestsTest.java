@@ -31,11 +31,41 @@ class ProjectManifestsTest {
             kubectl.run("apply", "--dry-run=server", "-n", "tenantplane-system", "-f",
                     REPO.resolve("k8s/optional/networkpolicy.yaml").toString()).ok();
             kubectl.run("create", "namespace", "team-dev").ok();
-            try (Stream<Path> files = Files.list(REPO.resolve("examples/yaml"))) {
-                for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-                    kubectl.run("apply", "--dry-run=server", "-f", f.toString()).ok();
+            for (String folder : List.of("examples/yaml", "examples/sync", "examples/rbac")) {
+                try (Stream<Path> files = Files.list(REPO.resolve(folder))) {
+                    for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                        kubectl.run("apply", "--dry-run=server", "-f", f.toString()).ok();
+                    }
                 }
             }
+        }
+    }
+
+    /** A SyncPolicy with a bad declared path is refused by the CRD's CEL rules, naming the field, as kubectl shows. */
+    @Test
+    void aSyncPolicyWithABadPathIsRefusedAtApplyNamingTheField() throws Exception {
+        try (KubeApiServer host = KubeApiServer.builder().build().start()) {
+            Kubectl kubectl = new Kubectl(host.writeKubeconfig(dir), dir);
+            kubectl.run("apply", "-f", REPO.resolve("k8s/crds/syncpolicies.tenantplane.io.yaml").toString()).ok();
+            Path bad = dir.resolve("bad.yaml");
+            Files.writeString(bad, """
+                    apiVersion: tenantplane.io/v1alpha1
+                    kind: SyncPolicy
+                    metadata: {name: bad, namespace: default}
+                    spec:
+                      kinds:
+                      - kind: Certificate
+                        apiVersion: cert-manager.io/v1
+                        toHost: true
+                        patches:
+                        - {op: set, path: status.ready, value: true}
+                      - {kind: StorageClass, toHost: true}
+                    """);
+            String err = kubectl.run("apply", "-f", bad.toString()).fails().err();
+            assertTrue(err.contains("spec.kinds[0].patches[0]: Invalid value: \"object\": path: a patch cannot "
+                    + "change apiVersion, kind or status"), err);
+            assertTrue(err.contains("spec.kinds[1]: Invalid value: \"object\": toHost: cluster-scoped kinds never go "
+                    + "to the host"), err);
         }
     }
 
