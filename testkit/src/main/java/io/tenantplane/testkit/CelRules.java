@@ -40,17 +40,32 @@ import java.util.regex.Pattern;
  *   error;</li>
  *   <li>an evaluation error is {@code <error> evaluating rule: <message or rule>}.</li>
  * </ul>
- * Rules are compiled with {@code self} and {@code oldSelf} as {@code dyn}, with CEL's standard library only: the
- * Kubernetes extension libraries (quantity, URL, IP/CIDR, lists, regex, strings extensions, format) and the cost
- * budgets are not implemented, so a rule using them is refused when its CRD is created (never silently accepted).
+ * Rules are compiled with {@code self} and {@code oldSelf} as {@code dyn}, with the libraries of the API server's base
+ * environment ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}, 1.32) that exist here: CEL's
+ * standard library, the strings extension (version 2), sets, optional types, two-variable comprehensions, and the
+ * Kubernetes lists and regex libraries ({@link KubernetesCelLibrary}). The quantity, URL, IP/CIDR and format libraries
+ * and the cost budgets are not implemented, so a rule using them is refused when its CRD is created (never silently
+ * accepted).
  */
 final class CelRules {
 
     private static final Pattern OLD_SELF = Pattern.compile("\\boldSelf\\b");
+    private static final dev.cel.common.CelOptions OPTIONS = dev.cel.common.CelOptions.current().build();
     private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
+            .setOptions(OPTIONS)
             .setStandardMacros(dev.cel.parser.CelStandardMacro.STANDARD_MACROS)
+            // The libraries of the API server's base environment (1.32) that cel-java has: strings (version 2),
+            // sets, optional types, two-variable comprehensions; and the Kubernetes ones written after upstream.
+            .addLibraries(dev.cel.extensions.CelExtensions.strings(), dev.cel.extensions.CelExtensions.sets(OPTIONS),
+                    dev.cel.extensions.CelExtensions.optional(), dev.cel.extensions.CelExtensions.comprehensions())
+            .addFunctionDeclarations(KubernetesCelLibrary.declarations())
             .addVar("self", SimpleType.DYN).addVar("oldSelf", SimpleType.DYN).build();
-    private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder().build();
+    private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder()
+            .setOptions(OPTIONS)
+            .addLibraries(dev.cel.extensions.CelExtensions.strings(), dev.cel.extensions.CelExtensions.sets(OPTIONS),
+                    dev.cel.extensions.CelExtensions.optional(), dev.cel.extensions.CelExtensions.comprehensions())
+            .addFunctionBindings(KubernetesCelLibrary.bindings())
+            .build();
     /** Compiled programs by expression (the variables are dyn, so the text alone decides the program). */
     private static final Map<String, Compiled> CACHE = new ConcurrentHashMap<>();
 

@@ -1,0 +1,76 @@
+package io.tenantplane.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The CEL libraries rules may use: what the API server's base environment has and the testkit too gives the same
+ * answers; a rule using a library the testkit lacks is refused when its CRD is written, never skipped.
+ */
+class CelLibrariesTest {
+
+    private static List<ApiError.Cause> run(String rule, String spec) {
+        JsonObject schema = JsonParser.parseString("""
+                {"type":"object","properties":{"spec":{"type":"object","x-kubernetes-validations":[{}],
+                  "properties":{"name":{"type":"string"},"ports":{"type":"array","items":{"type":"integer"}}}}}}""")
+                .getAsJsonObject();
+        schema.getAsJsonObject("properties").getAsJsonObject("spec").getAsJsonArray("x-kubernetes-validations")
+                .get(0).getAsJsonObject().addProperty("rule", rule);
+        List<ApiError.Cause> causes = new ArrayList<>();
+        CelRules.compileAll(schema, "schema", causes);
+        if (!causes.isEmpty()) {
+            return causes;
+        }
+        CelRules.validate(JsonParser.parseString("{\"spec\":" + spec + "}").getAsJsonObject(), null, schema, causes);
+        return causes;
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "self.name.split('-').size() == 3 | {\"name\":\"a-b-c\"}",
+            "self.name.upperAscii() == 'ABC' && self.name.charAt(1) == 'b' | {\"name\":\"abc\"}",
+            "self.name.replace('a', 'x') == 'xbc' && self.name.indexOf('c') == 2 | {\"name\":\"abc\"}",
+            "['a', 'b'].join('-') == 'a-b' | {\"name\":\"x\"}",
+            "self.ports.isSorted() && self.ports.sum() == 523 && self.ports.min() == 80 | {\"ports\":[80,443]}",
+            "self.ports.lastIndexOf(80) == 1 && self.ports.indexOf(7) == -1 | {\"ports\":[80,80]}",
+            "self.name.find('[0-9]+') == '42' && self.name.findAll('[a-z]', 1) == ['a'] | {\"name\":\"a42b\"}",
+            "sets.equivalent([1, 2], [2, 1]) && sets.intersects(self.ports, [443]) | {\"ports\":[80,443]}",
+            "self.ports.all(i, p, p > i) | {\"ports\":[80,443]}",
+            "optional.of(self.name).hasValue() | {\"name\":\"x\"}"})
+    void rulesUsingTheBaseEnvironmentsLibrariesHold(String rule, String spec) {
+        assertEquals(List.of(), run(rule, spec), rule);
+    }
+
+    @Test
+    void aRuleThatFailsIsReportedWithItsField() {
+        List<ApiError.Cause> causes = run("self.ports.isSorted()", "{\"ports\":[443,80]}");
+        assertEquals(1, causes.size(), causes::toString);
+        assertEquals("spec", causes.get(0).field());
+    }
+
+    @Test
+    void anEmptyListHasNoMinimumAndTheRuleErrors() {
+        List<ApiError.Cause> causes = run("self.ports.min() > 0", "{\"ports\":[]}");
+        assertEquals(1, causes.size(), causes::toString);
+        assertTrue(causes.get(0).message().contains("min called on empty list"), causes::toString);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "quantity(self.name).isGreaterThan(quantity('1'))",
+            "isURL(self.name)",
+            "isCIDR(self.name)"})
+    void aRuleUsingALibraryTheTestkitLacksIsRefusedWhenItsCrdIsWritten(String rule) {
+        List<ApiError.Cause> causes = run(rule, "{\"name\":\"1\"}");
+        assertEquals(1, causes.size(), causes::toString);
+        assertTrue(causes.get(0).message().contains("compilation failed"), causes::toString);
+    }
+}
