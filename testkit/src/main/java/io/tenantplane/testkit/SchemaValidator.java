@@ -35,6 +35,7 @@ final class SchemaValidator {
     /** Adds a cause for each way {@code schema} is not a structural schema, as the CRD validation does. */
     static void structural(JsonObject schema, String path, List<ApiError.Cause> causes) {
         structural(schema, path, true, false, causes);
+        completeness(schema, schema, path, path, causes);
     }
 
     private static void structural(JsonObject s, String path, boolean root, boolean inJunctor,
@@ -177,6 +178,65 @@ final class SchemaValidator {
         JsonObject not = Json.obj(s, "not");
         if (not != null) {
             structural(not, path + ".not", false, true, causes);
+        }
+    }
+
+    /**
+     * {@code validateStructuralCompleteness} ({@code pkg/apiserver/schema/complete.go}): every field and array a
+     * junctor ({@code allOf}, {@code anyOf}, {@code oneOf}, {@code not}) of the root names must also be specified
+     * outside of it, as a CRD's options set it ({@code AllowValidationPropertiesWithAdditionalProperties} false).
+     * Upstream starts from the root's value validation only, and so does this.
+     */
+    private static void completeness(JsonObject v, JsonObject s, String sPath, String vPath,
+                                     List<ApiError.Cause> causes) {
+        if (v == null) {
+            return;
+        }
+        if (s == null) {
+            causes.add(new ApiError.Cause("FieldValueRequired", sPath, "Required value: because it is defined in "
+                    + vPath));
+            return;
+        }
+        JsonObject not = Json.obj(v, "not");
+        if (not != null) {
+            nestedCompleteness(not, s, sPath, vPath + ".not", causes);
+        }
+        for (String junctor : List.of("allOf", "anyOf", "oneOf")) {
+            JsonArray list = Json.arr(v, junctor);
+            for (int i = 0; list != null && i < list.size(); i++) {
+                if (list.get(i).isJsonObject()) {
+                    nestedCompleteness(list.get(i).getAsJsonObject(), s, sPath, vPath + "." + junctor + "[" + i + "]",
+                            causes);
+                }
+            }
+        }
+    }
+
+    private static void nestedCompleteness(JsonObject v, JsonObject s, String sPath, String vPath,
+                                           List<ApiError.Cause> causes) {
+        if (v == null) {
+            return;
+        }
+        if (s == null) {
+            causes.add(new ApiError.Cause("FieldValueRequired", sPath, "Required value: because it is defined in "
+                    + vPath));
+            return;
+        }
+        completeness(v, s, sPath, vPath, causes);
+        nestedCompleteness(Json.obj(v, "items"), Json.obj(s, "items"), sPath + ".items", vPath + ".items", causes);
+        JsonObject props = Json.obj(v, "properties");
+        JsonObject structuralProps = Json.obj(s, "properties");
+        if (props != null) {
+            for (String k : new java.util.TreeSet<>(props.keySet())) {
+                JsonObject sFld = structuralProps == null ? null : Json.obj(structuralProps, k);
+                if (sFld == null) {
+                    causes.add(new ApiError.Cause("FieldValueRequired", sPath + ".properties[" + k + "]",
+                            "Required value: because it is defined in " + vPath + ".properties[" + k + "]"));
+                } else {
+                    nestedCompleteness(Json.obj(props, k), sFld, sPath + ".properties[" + k + "]",
+                            vPath + ".properties[" + k + "]", causes);
+                }
+            }
         }
     }
 
