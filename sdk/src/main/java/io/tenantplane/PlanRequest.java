@@ -26,10 +26,4 @@ public record PlanRequest(TenantCluster tenantCluster, IsolationProfile profile,
         tenantObjects = tenantObjects == null ? List.of() : tenantObjects.stream().map(JsonObject::deepCopy).toList();
         hostObjects = hostObjects == null ? List.of() : hostObjects.stream().map(JsonObject::deepCopy).toList();
     }
-
-    /** A first sync: {@code tenantObjects} against an empty host namespace, with the default policy. */
-    public static PlanRequest firstSync(TenantCluster tenantCluster, IsolationProfile profile,
-                                        List<JsonObject> tenantObjects) {
-        return new PlanRequest(tenantCluster, profile, null, tenantObjects, List.of());
-    }
 }

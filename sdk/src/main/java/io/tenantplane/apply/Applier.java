@@ -5,10 +5,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
-import io.tenantplane.plan.Plan;
 import io.tenantplane.json.Json;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -92,16 +90,6 @@ public final class Applier {
          * @return the decision to execute instead, or null to give up (the outcome is then the server's refusal)
          */
         Decision replan(Decision stale, JsonObject current);
-    }
-
-    /** Executes every decision of {@code plan} in order; one outcome per decision, in the same order. */
-    public List<Outcome> apply(Plan plan, Replanner replanner) {
-        Objects.requireNonNull(plan, "plan");
-        List<Outcome> out = new ArrayList<>(plan.decisions().size());
-        for (Decision d : plan.decisions()) {
-            out.add(apply(d, replanner));
-        }
-        return List.copyOf(out);
     }
 
     /**

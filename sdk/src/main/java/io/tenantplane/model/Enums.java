@@ -26,13 +26,4 @@ final class Enums {
         }
         return out;
     }
-
-    static <E extends Enum<E>> E fromJsonValue(Class<E> enumType, String value) {
-        for (E c : enumType.getEnumConstants()) {
-            if (jsonValue(c).equals(value)) {
-                return c;
-            }
-        }
-        return null;
-    }
 }
