@@ -87,6 +87,12 @@ final class Converger {
     private final Map<TenantKey, io.tenantplane.transform.HostFacts> hostFacts =
             new java.util.concurrent.ConcurrentHashMap<>();
 
+    /**
+     * The host's objects of the kinds each tenant's policy mirrors, as the last full pass read them: a pass over one
+     * Pod judges its PriorityClass and RuntimeClass against them, as the full pass does.
+     */
+    private final Map<TenantKey, List<JsonObject>> hostClasses = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Where node mirrors send the tenant API's kubelet calls; null: to their host node's addresses. */
     private final io.tenantplane.kubelet.KubeletEndpoint kubelet;
     /** Host writes of one pass in flight at once (1: one after another). */
@@ -295,6 +301,8 @@ final class Converger {
             }
             io.tenantplane.transform.HostFacts facts = Options.hostFacts(allowedKinds, policy, crds);
             hostFacts.put(key, facts);
+            hostClasses.put(key, hostObjects.stream().filter(o -> Json.string(o, "metadata", "namespace") == null
+                    && mirrorKinds.stream().anyMatch(k -> k.kind().equals(Json.string(o, "kind")))).toList());
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, withPodIps(hostObjects).withHostFacts(facts),
                     tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);
@@ -365,6 +373,18 @@ final class Converger {
             } catch (io.tenantplane.apply.UnknownKindException notOnHost) {
                 // Nothing of it on the host.
             }
+        }
+
+        /** The host's objects of every kind the policy mirrors (before any full pass has read them). */
+        private List<JsonObject> readHostClasses() {
+            List<JsonObject> out = new ArrayList<>();
+            for (SyncPolicy.HostMirror m : policy.mirrors()) {
+                ResourceKind mk = mirrorKind(m);
+                if (mk != null) {
+                    out.addAll(hostReader.list(mk, null, null));
+                }
+            }
+            return List.copyOf(out);
         }
 
         /** The resource of a fromHost rule's kind on the host, or null when the host does not serve it. */
@@ -464,6 +484,9 @@ final class Converger {
             }
             if (facts != null) {
                 opts = opts.withHostFacts(facts);
+            }
+            if (ref.kind().equals("Pod") && !policy.mirrors().isEmpty()) {
+                hostObjects.addAll(hostClasses.computeIfAbsent(key, k -> readHostClasses()));
             }
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, opts, tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);
