@@ -11,9 +11,11 @@ import java.util.TreeSet;
  * {@code SyncPolicy.tenantplane.io/v1alpha1}: which tenant kinds cross to the host, and how.
  * The tenant system namespaces ({@link #SYSTEM_NAMESPACES}) are always skipped, whatever the policy says.
  *
- * <p>Namespaced: a TenantCluster references a policy in its own namespace. Only the {@linkplain #SUPPORTED_KINDS
- * supported kinds} may be listed; every rule says {@code toHost} explicitly, so a cluster-scoped kind is never copied
- * to the host by accident.
+ * <p>Namespaced: a TenantCluster references a policy in its own namespace. {@code spec.kinds} lists the
+ * {@linkplain #SUPPORTED_KINDS built-in kinds} by kind and any other namespaced kind (a custom resource) by kind and
+ * apiVersion, with the fields that name other objects or select by label declared, and patches; every rule says
+ * {@code toHost} explicitly, and a cluster-scoped kind never goes to the host. {@code spec.fromHost} mirrors the host's
+ * cluster-scoped classes into the tenant. See docs/sync.md.
  */
 public record SyncPolicy(String apiVersion, String kind, ObjectMeta metadata,
                          @Required("add a spec with a list of kinds") Spec spec,
@@ -315,8 +317,10 @@ public record SyncPolicy(String apiVersion, String kind, ObjectMeta metadata,
     }
 
     /**
-     * Every problem with this policy: unsupported or duplicate kinds, an apiVersion that is not the kind's,
-     * {@code fromHost: status} for a kind without status, system namespaces in {@code include}, bad selectors.
+     * Every problem with this policy: duplicate kinds, an apiVersion that is not the kind's (or missing for a custom
+     * kind), a cluster-scoped or system kind sent to the host, {@code fromHost: status} for a built-in kind without
+     * status, system namespaces in {@code include}, bad selectors, bad reference, selector and patch paths, mirror
+     * rules that select nothing.
      */
     public List<Problem> validate() {
         return SyncPolicyValidation.validate(this);

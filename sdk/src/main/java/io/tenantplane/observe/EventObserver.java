@@ -162,23 +162,15 @@ public final class EventObserver implements Observer, AutoCloseable {
                 boolean alone = w.events < aggregateAfter;
                 Key key = alone ? own : new Key(tenant, "combined|" + (warning ? "Warning" : "Normal") + "|"
                         + similar.action() + "|" + similar.reason());
-                e = entries.get(key);
-                if (e == null) {
-                    if (pending.size() >= queueCapacity) {
-                        drop(tenant, now);
-                        return;
-                    }
-                    String name = named(tenant, key.identity());
-                    e = alone
-                            ? new Recorded(name, tenant, warning, d.action().display(), d.reason(),
-                                    truncate(note(d, outcome)), related(d), now)
-                            : new Recorded(name, tenant, warning, d.action().display(), d.reason(),
-                                    truncate(combinedNote(similar, d, outcome)), null, now);
-                    entries.put(key, e);
-                }
-                if (alone) {
+                boolean recorded = occur(tenant, key, name -> alone
+                        ? new Recorded(name, tenant, warning, d.action().display(), d.reason(),
+                                truncate(note(d, outcome)), related(d), now)
+                        : new Recorded(name, tenant, warning, d.action().display(), d.reason(),
+                                truncate(combinedNote(similar, d, outcome)), null, now), now);
+                if (recorded && alone) {
                     w.events++;
                 }
+                return;
             }
             occurred(e, now);
         } finally {
@@ -187,9 +179,30 @@ public final class EventObserver implements Observer, AutoCloseable {
     }
 
     /**
+     * Under the lock: one more occurrence of the Event of {@code key}, made by {@code make} (given its name) when it is
+     * not recorded yet, unless the queue is full: then the decision is dropped and counted.
+     *
+     * @return false when it was dropped
+     */
+    private boolean occur(TenantKey tenant, Key key, java.util.function.Function<String, Recorded> make,
+                          Instant now) {
+        Recorded e = entries.get(key);
+        if (e == null) {
+            if (pending.size() >= queueCapacity) {
+                drop(tenant, now);
+                return false;
+            }
+            e = make.apply(named(tenant, key.identity()));
+            entries.put(key, e);
+        }
+        occurred(e, now);
+        return true;
+    }
+
+    /**
      * Records an exec, attach or port-forward into a tenant Pod as an Event on the TenantCluster (Normal when served,
-     * Warning when refused), aggregated as decisions are; logs and stats calls are not Events (they are counted by the
-     * observers that count).
+     * Warning when refused); repeats of one call (same verb, pod, container and answer) are one Event's series; logs and
+     * stats calls are not Events (they are counted by the observers that count).
      */
     @Override
     public void kubeletRequest(TenantKey tenant, KubeletRequest r) {
@@ -201,11 +214,10 @@ public final class EventObserver implements Observer, AutoCloseable {
         String action = Character.toUpperCase(r.verb().charAt(0)) + r.verb().substring(1);
         String pod = r.namespace() + "/" + r.pod();
         Key own = new Key(tenant, "kubelet|" + action + "|" + pod + "|" + r.container() + "|" + r.reason());
-        Related related = null;
-        if (r.hostPod() != null && r.hostPod().contains("/")) {
-            String[] parts = r.hostPod().split("/", 2);
-            related = new Related("v1", "Pod", parts[0], parts[1]);
-        }
+        Related related = r.hostPod() != null && r.hostPod().contains("/")
+                ? new Related("v1", "Pod", r.hostPod().substring(0, r.hostPod().indexOf('/')),
+                        r.hostPod().substring(r.hostPod().indexOf('/') + 1))
+                : null;
         String note = truncate(action + " into Pod " + pod + (r.container() == null ? "" : " container "
                 + r.container()) + " of tenant " + tenant.name() + ", asked by " + r.user() + ": " + r.code() + " "
                 + r.reason() + ": " + r.message());
@@ -216,17 +228,7 @@ public final class EventObserver implements Observer, AutoCloseable {
                 dropped++;
                 return;
             }
-            Recorded e = entries.get(own);
-            if (e == null) {
-                if (pending.size() >= queueCapacity) {
-                    drop(tenant, now);
-                    return;
-                }
-                e = new Recorded(named(tenant, own.identity()), tenant, warning, action, r.reason(), note, related,
-                        now);
-                entries.put(own, e);
-            }
-            occurred(e, now);
+            occur(tenant, own, name -> new Recorded(name, tenant, warning, action, r.reason(), note, related, now), now);
         } finally {
             lock.unlock();
         }
