@@ -30,6 +30,7 @@ import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -291,6 +292,9 @@ final class Provisioner {
             JsonObject observed = reader.get(kind, ns, Json.string(desired, "metadata", "name")).orElse(null);
             Decision d = ProvisionPlan.decide(tc.tenant(), id, desired, observed);
             Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, desired, current));
+            if (immutableStatefulSetSpec(o)) {
+                o = replaceStatefulSet(o.decision());
+            }
             report(key, o, outcomes);
             if (IsolationRenderer.COMPONENT.equals(Json.labels(desired).get(ControlPlaneRenderer.COMPONENT_LABEL))
                     || !ProvisionPlan.owned(desired, tc.tenant())) {
@@ -757,4 +761,28 @@ final class Provisioner {
         return ResourceKind.wellKnown(apiVersion, kind).orElseThrow();
     }
 
+
+    /** True when the host refused a StatefulSet update because a field it cannot change differs. */
+    private static boolean immutableStatefulSetSpec(Outcome o) {
+        return o instanceof Outcome.Failed f && f.code() == 422 && f.decision().action() == Action.UPDATE
+                && "StatefulSet".equals(f.decision().kind()) && f.message() != null
+                && f.message().contains("updates to statefulset spec for fields other than");
+    }
+
+    /**
+     * Deletes a rendered StatefulSet whose immutable fields changed, orphaning its pods (they keep running, and keep
+     * their volumes), with its uid and resourceVersion as preconditions; the next pass creates it as rendered and it
+     * adopts the pods. Done across two passes because the host finishes an orphaning delete in the background.
+     */
+    private Outcome replaceStatefulSet(Decision refused) {
+        JsonObject orphan = new JsonObject();
+        orphan.addProperty("propagationPolicy", "Orphan");
+        String where = refused.host() == null ? "" : refused.host().namespace() + "/" + refused.host().name();
+        Decision d = new Decision(Action.DELETE, "StatefulSet", refused.source(), refused.host(),
+                Reasons.STATEFULSET_REPLACED, "StatefulSet " + where + " differs from the rendered one in a field a "
+                        + "StatefulSet cannot change (e.g. its volumeClaimTemplates, made by an earlier version); it is "
+                        + "deleted orphaning its pods, which keep running, and created again by the next pass",
+                orphan, refused.observed());
+        return applier.apply(d, Applier.Replanner.NONE);
+    }
 }

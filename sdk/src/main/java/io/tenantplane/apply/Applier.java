@@ -309,13 +309,15 @@ public final class Applier {
         };
     }
 
-    /** DeleteOptions: background propagation, the observed object's uid and resourceVersion as preconditions, and
-     * the {@code gracePeriodSeconds} a Delete decision carries in its {@code desired} (Pods). */
+    /** DeleteOptions: background propagation (or the {@code propagationPolicy} a Delete decision carries in its
+     * {@code desired}, e.g. {@code Orphan}), the observed object's uid and resourceVersion as preconditions, and the
+     * {@code gracePeriodSeconds} a Delete decision carries in its {@code desired} (Pods). */
     private static JsonObject deleteOptions(JsonObject observed, JsonObject desired) {
         JsonObject options = new JsonObject();
         options.addProperty("apiVersion", "v1");
         options.addProperty("kind", "DeleteOptions");
-        options.addProperty("propagationPolicy", "Background");
+        options.addProperty("propagationPolicy", desired != null && desired.has("propagationPolicy")
+                ? Json.string(desired, "propagationPolicy") : "Background");
         if (desired != null && desired.has("gracePeriodSeconds")) {
             options.add("gracePeriodSeconds", desired.get("gracePeriodSeconds").deepCopy());
         }

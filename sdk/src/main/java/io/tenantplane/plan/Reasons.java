@@ -84,6 +84,12 @@ public final class Reasons {
      * removed from the tenant.
      */
     public static final String MIRROR_NOT_SELECTED = "MirrorNotSelected";
+    /**
+     * Delete: a rendered StatefulSet whose spec changed in a field a StatefulSet cannot change (its volumeClaimTemplates,
+     * selector or serviceName, e.g. one made by an older tenantplane) is deleted orphaning its pods, which keep
+     * running; the next pass creates it as rendered and it adopts them.
+     */
+    public static final String STATEFULSET_REPLACED = "StatefulSetReplaced";
     /** Skip: the object refers to an object of a kind the SyncPolicy does not sync; it would break on the host. */
     public static final String REFERENCES_UNSYNCED_KIND = TransformResult.REFERENCES_UNSYNCED_KIND;
     /** Skip: a host controller maintains the equivalent object (Endpoints and EndpointSlices of selector Services). */
@@ -141,6 +147,8 @@ public final class Reasons {
         m.put(TenantTokens.REFRESHED, "Update: the tokens of a synced Pod reached 80% of their life.");
         m.put(TenantTokens.UNUSED, "Delete: no host Pod mounts the token Secret any more.");
         m.put(NODE_MIRROR_UNUSED, "Delete: a tenant Node mirroring a host node has no tenant Pod bound to it any more.");
+        m.put(STATEFULSET_REPLACED, "Delete: a rendered StatefulSet changed in a field it cannot change; deleted "
+                + "orphaning its pods, created again by the next pass.");
         m.put(KIND_NOT_ALLOWED, "Skip: the custom kind is not in the installation's allow-list, or is cluster-scoped "
                 + "on the host.");
         m.put(KIND_NOT_SERVED_ON_HOST, "Skip: the host does not serve the custom kind at that version; install its "

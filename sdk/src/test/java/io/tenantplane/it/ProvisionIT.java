@@ -170,6 +170,61 @@ class ProvisionIT {
         assertEquals(0, server.requests().writes(), "the same problem is not written twice");
     }
 
+    /**
+     * A control-plane StatefulSet made by an earlier version, with other volumeClaimTemplates (a field a StatefulSet
+     * cannot change): the update is refused, so the StatefulSet is deleted orphaning its pod, which keeps running,
+     * and the next pass creates it as rendered; it never stays refused.
+     */
+    @Test
+    @Tag(Live.HOOKS)
+    void aStatefulSetWhoseImmutableFieldsChangedIsReplacedOrphaningItsPods() {
+        // The host's garbage collector finishes an orphaning delete: the simulated host runs one.
+        live.close();
+        live = Live.simulated(io.tenantplane.testkit.Simulation.builder().nodes(1).build());
+        plane = live.plane();
+        assertTrue(provision("dev").succeeded());
+        String name = "dev-control-plane";
+        JsonObject rendered = live.hostKube.require("StatefulSet", live.namespace, name);
+        live.hostKube.delete("StatefulSet", live.namespace, name);
+        JsonObject older = rendered.deepCopy();
+        JsonObject meta = Json.child(older, "metadata");
+        for (String f : List.of("uid", "resourceVersion", "creationTimestamp", "generation", "managedFields")) {
+            meta.remove(f);
+        }
+        older.remove("status");
+        JsonObject claim = older.getAsJsonObject("spec").getAsJsonArray("volumeClaimTemplates").get(0)
+                .getAsJsonObject();
+        Json.child(claim, "spec", "resources", "requests").addProperty("storage", "1Gi");
+        JsonObject sts = live.hostKube.create(older);
+        JsonObject pod = live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"dev-control-plane-0","namespace":"%s",
+                  "ownerReferences":[{"apiVersion":"apps/v1","kind":"StatefulSet","name":"%s","uid":"%s",
+                    "controller":true,"blockOwnerDeletion":true}]},
+                 "spec":{"containers":[{"name":"k3s","image":"rancher/k3s"}]}}"""
+                .formatted(live.namespace, name, Json.string(sts, "metadata", "uid"))));
+
+        ProvisionReport r = plane.ensure(tenantCluster("dev"));
+        Decision replaced = r.outcomes().stream().map(o -> o.decision())
+                .filter(d -> d.kind().equals("StatefulSet")).findFirst().orElseThrow();
+        assertEquals(Action.DELETE, replaced.action(), r.outcomes()::toString);
+        assertEquals("StatefulSetReplaced", replaced.reason());
+        assertTrue(Live.eventually(java.time.Duration.ofSeconds(10),
+                () -> live.hostKube.get("StatefulSet", live.namespace, name).isEmpty()), "the old one is gone");
+        JsonObject kept = live.hostKube.require("Pod", live.namespace, pod.getAsJsonObject("metadata")
+                .get("name").getAsString());
+        assertTrue(Json.object(kept, "metadata").get("ownerReferences") == null
+                || Json.object(kept, "metadata").getAsJsonArray("ownerReferences").isEmpty(),
+                "the pod is orphaned, not deleted: " + kept.get("metadata"));
+
+        ProvisionReport again = plane.ensure(tenantCluster("dev"));
+        Decision created = again.outcomes().stream().map(o -> o.decision())
+                .filter(d -> d.kind().equals("StatefulSet")).findFirst().orElseThrow();
+        assertEquals(Action.CREATE, created.action(), again.outcomes()::toString);
+        JsonObject now = live.hostKube.require("StatefulSet", live.namespace, name);
+        assertEquals(rendered.getAsJsonObject("spec").get("volumeClaimTemplates"),
+                now.getAsJsonObject("spec").get("volumeClaimTemplates"));
+    }
+
     @Test
     void aForeignObjectHoldingANameTheTenantNeedsMakesItDegradedAndIsNeverOverwritten() {
         JsonObject foreign = live.hostKube.create(Kube.json("""
