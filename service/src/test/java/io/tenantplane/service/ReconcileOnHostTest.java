@@ -41,6 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @AddConfig(key = "tenantplane.lease.identity", value = "tenantplane-service-0")
 @AddConfig(key = "tenantplane.lease.retry-period", value = "PT0.5S")
 @AddConfig(key = "tenantplane.concurrency", value = "2")
+@AddConfig(key = "tenantplane.sync.allowed-kinds", value = "Backup.example.com")
 class ReconcileOnHostTest {
 
     private static final Duration SYNC = Duration.ofSeconds(20);
@@ -334,6 +335,61 @@ class ReconcileOnHostTest {
         }
         assertTrue(Kube.eventually(SYNC, () -> HostServerExtension.host().get("Pod", "team-slow",
                 "web-x-default-x-slow").isPresent()), "and the slow tenant converges too");
+    }
+
+    /**
+     * A custom kind the installation allows (tenantplane.sync.allowed-kinds) goes to the host through the service's
+     * watches and passes, and the REST API explains it as the pass decided: the kind named as the tenant's policy
+     * names it, the host CRD read as the pass reads it.
+     */
+    @Test
+    void aCustomKindTheInstallationAllowsIsSyncedAndExplainedAsThePassDecides() {
+        JsonObject crd = JsonParser.parseString("""
+                {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+                 "metadata":{"name":"backups.example.com"},
+                 "spec":{"group":"example.com","scope":"Namespaced",
+                   "names":{"kind":"Backup","plural":"backups","singular":"backup","listKind":"BackupList"},
+                   "versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{
+                     "type":"object","properties":{"spec":{"type":"object",
+                       "x-kubernetes-preserve-unknown-fields":true}}}}}]}}""").getAsJsonObject();
+        Kube host = HostServerExtension.host();
+        if (host.get("CustomResourceDefinition", null, "backups.example.com").isEmpty()) {
+            host.createCrd(crd);
+        }
+        Kube tenant = HostServerExtension.tenant("bk");
+        tenant.createCrd(crd);
+        tenant.create(JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Secret","metadata":{"name":"creds","namespace":"default"},
+                 "stringData":{"k":"v"}}""").getAsJsonObject());
+        tenant.create(JsonParser.parseString("""
+                {"apiVersion":"example.com/v1","kind":"Backup","metadata":{"name":"nightly","namespace":"default"},
+                 "spec":{"secretName":"creds","schedule":"0 3 * * *"}}""").getAsJsonObject());
+        for (JsonObject o : Kube.exampleTenant("team-slow", "bk")) {
+            switch (Json.string(o, "kind")) {
+                case "SyncPolicy" -> {
+                    Json.child(o, "metadata").addProperty("name", "bk-sync");
+                    Json.child(o, "spec").getAsJsonArray("kinds").add(JsonParser.parseString("""
+                            {"kind":"Backup","apiVersion":"example.com/v1","toHost":true,
+                             "references":[{"path":"spec.secretName","kind":"Secret"}]}""").getAsJsonObject());
+                }
+                case "TenantCluster" -> Json.child(o, "spec", "syncPolicyRef").addProperty("name", "bk-sync");
+                default -> { }
+            }
+            if (host.get(Json.string(o, "kind"), "team-slow", Json.string(o, "metadata", "name")).isEmpty()) {
+                host.create(o);
+            }
+        }
+        assertTrue(Kube.eventually(SYNC, () -> host.get("Backup", "team-slow", "nightly-x-default-x-bk")
+                .isPresent()), "the Backup reaches the host");
+        assertEquals("creds-x-default-x-bk", Json.string(host.require("Backup", "team-slow",
+                "nightly-x-default-x-bk"), "spec", "secretName"));
+
+        JsonObject explained = getJson("/explain", Map.of("tenant", "bk", "tenantNamespace", "team-slow",
+                "kind", "Backup", "name", "nightly"));
+        assertEquals("Unchanged", Json.string(explained, "action"), explained::toString);
+        assertEquals("InSync", Json.string(explained, "reason"));
+        assertTrue(Json.string(explained, "message").contains("rewrites the declared spec.secretName; every other "
+                + "field is copied unchanged"), explained::toString);
     }
 
     @Test
