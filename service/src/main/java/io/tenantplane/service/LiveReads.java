@@ -149,9 +149,11 @@ final class LiveReads {
                 }
             }
         }
-        // The tenant API Service tells where the tenant's pods reach their API, as the pass reads it.
-        get(host, hostResources.resolve("v1", "Service"), ctx.cluster().namespace(),
-                ControlPlaneNames.of(ctx.cluster()).apiService()).ifPresent(hostObjects::add);
+        // The tenant API and DNS Services tell where the tenant's pods reach their API and DNS, as the pass reads them.
+        ResourceKind services = hostResources.resolve("v1", "Service");
+        ControlPlaneNames names = ControlPlaneNames.of(ctx.cluster());
+        get(host, services, ctx.cluster().namespace(), names.apiService()).ifPresent(hostObjects::add);
+        get(host, services, ctx.cluster().namespace(), names.dnsService()).ifPresent(hostObjects::add);
         return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
     }
 
