@@ -204,10 +204,15 @@ final class Converger {
      * agents run its workloads), so that a pass only collects host copies left in its namespace.
      */
     static SyncPolicy syncedPolicy(TenantContext ctx) {
-        if (ctx.cluster().mode() != TenantCluster.Mode.PRIVATE) {
-            return ctx.policy();
+        return syncedPolicy(ctx.cluster(), ctx.policy());
+    }
+
+    /** {@link #syncedPolicy(TenantContext)} for a TenantCluster and its policy (an offline plan, explain). */
+    static SyncPolicy syncedPolicy(TenantCluster cluster, SyncPolicy policy) {
+        if (cluster.mode() != TenantCluster.Mode.PRIVATE) {
+            return policy;
         }
-        return new SyncPolicy(SyncPolicy.API_VERSION, SyncPolicy.KIND, ctx.policy().metadata(),
+        return new SyncPolicy(SyncPolicy.API_VERSION, SyncPolicy.KIND, policy.metadata(),
                 new SyncPolicy.Spec(List.of()), null);
     }
 

@@ -237,8 +237,9 @@ public final class TenantPlane {
     }
 
     /**
-     * The snapshot a pass would plan {@code r} with: the custom kinds of its policy judged against
-     * {@code allowedKinds} and the CustomResourceDefinitions among its host objects.
+     * The snapshot a pass would plan {@code r} with: in private mode an empty policy (the pass syncs nothing there);
+     * the custom kinds of its policy judged against {@code allowedKinds} and the CustomResourceDefinitions among its
+     * host objects.
      */
     static Snapshot snapshot(PlanRequest r, Set<String> allowedKinds) {
         TenantCluster tc = r.tenantCluster();
@@ -247,7 +248,9 @@ public final class TenantPlane {
                 .withHostFacts(Options.hostFacts(allowedKinds, r.policy(), r.hostObjects()));
         options = options.withEndpointAddresses(options.endpointAddresses()
                 .withPodIps(Options.hostPodIps(tc, r.hostObjects())));
-        return new Snapshot(tc.tenant(), tc.hostNamespace(), r.policy(), options, r.tenantObjects(), r.hostObjects());
+        // As the pass: a private tenant syncs nothing (its own agents run its workloads).
+        return new Snapshot(tc.tenant(), tc.hostNamespace(), Converger.syncedPolicy(tc, r.policy()), options,
+                r.tenantObjects(), r.hostObjects());
     }
 
     // ---------------------------------------------------------------- live

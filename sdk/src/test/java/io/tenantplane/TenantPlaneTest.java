@@ -54,6 +54,21 @@ class TenantPlaneTest {
         return pod;
     }
 
+    /** A private tenant syncs nothing (its own agents run its pods): offline plans and explain say so, as the pass. */
+    @Test
+    void aPrivateTenantIsPlannedAndExplainedWithNothingSynced() {
+        TenantPlane plane = TenantPlane.builder().build();
+        JsonObject json = one(TenantCluster.class).toJson();
+        Json.child(json, "spec").addProperty("mode", "private");
+        TenantCluster tc = TenantCluster.fromJson(json).orElseThrow();
+        PlanRequest request = new PlanRequest(tc, one(IsolationProfile.class), one(SyncPolicy.class),
+                List.of(pod("default", "nginx")), List.of());
+        Decision d = plane.plan(request).decisions().get(0);
+        assertEquals(Action.SKIP, d.action(), d::toString);
+        assertEquals("KindNotSynced", d.reason());
+        assertEquals(d, plane.explainSync(request, "default", "Pod", "nginx").decision());
+    }
+
     @Test
     void offlineOperationsWorkWithoutAnyClient() {
         TenantPlane plane = TenantPlane.builder().build();

@@ -247,16 +247,11 @@ final class Workspace {
 
         /**
          * What the front door plans. A private-mode tenant syncs nothing (its workloads run on its own k3s
-         * agents), so its policy is taken to be empty: every tenant object is a Skip, every host copy an orphan.
+         * agents): the SDK plans it with an empty policy, as the pass does, so every tenant object is a Skip and
+         * every host copy an orphan.
          */
         PlanRequest request() {
-            SyncPolicy p = policy;
-            if (isPrivate()) {
-                p = new SyncPolicy(SyncPolicy.API_VERSION, SyncPolicy.KIND,
-                        policy == null ? ObjectMeta.of(cluster.namespace(), "private") : policy.metadata(),
-                        new SyncPolicy.Spec(List.of()), null);
-            }
-            return new PlanRequest(cluster, profile, p, tenantObjects, hostObjects);
+            return new PlanRequest(cluster, profile, policy, tenantObjects, hostObjects);
         }
     }
 }

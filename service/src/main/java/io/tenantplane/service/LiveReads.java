@@ -48,8 +48,8 @@ final class LiveReads {
 
     /**
      * What a pass over {@code ctx} would plan with, for a question about {@code kind} {@code virtualNamespace/name}:
-     * the tenant's objects of each kind its policy sends to the host and of {@code kind} (system namespaces left
-     * out), the host copies labelled with the tenant in its host namespace, and whatever holds the asked object's
+     * the tenant's objects of each kind its policy sends to the host and of {@code kind} (system namespaces
+     * included, as the pass lists them), the host copies labelled with the tenant in its host namespace, and whatever holds the asked object's
      * host name (a foreign object there is a Conflict).
      */
     static PlanRequest planRequest(TenantContext ctx, ApiClient tenant, ApiClient host, ResourceKind kind,
@@ -82,12 +82,8 @@ final class LiveReads {
                 }
                 throw new ReadFailed(unknown.getMessage());
             }
-            for (JsonObject o : list(tenant, tk, null, null)) {
-                String ns = Json.string(o, "metadata", "namespace");
-                if (ns == null || !SyncPolicy.SYSTEM_NAMESPACES.contains(ns)) {
-                    tenantObjects.add(o);
-                }
-            }
+            // System namespaces included, as the pass lists them: the planner makes them SystemNamespace skips.
+            tenantObjects.addAll(list(tenant, tk, null, null));
             if (isCustom) {
                 // As the pass: a kind the installation does not allow is never read on the host; for one it allows,
                 // the host's CRD says whether the host serves it.
