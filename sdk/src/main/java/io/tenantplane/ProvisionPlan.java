@@ -31,10 +31,11 @@ import java.util.Objects;
  */
 final class ProvisionPlan {
 
-    static final String NOT_ON_HOST = "NotOnHost";
-    static final String IN_SYNC = "InSync";
+    // The reasons it shares with the sync planner are the same constants, so they never drift apart.
+    static final String NOT_ON_HOST = io.tenantplane.plan.Reasons.NOT_ON_HOST;
+    static final String IN_SYNC = io.tenantplane.plan.Reasons.IN_SYNC;
     static final String OUT_OF_SYNC = "OutOfSync";
-    static final String FOREIGN_OBJECT = "ForeignObject";
+    static final String FOREIGN_OBJECT = io.tenantplane.plan.Reasons.FOREIGN_OBJECT;
     static final String LABELS_APPLIED = "LabelsApplied";
     static final String HOST_OBJECT_MISSING = "HostObjectMissing";
 
