@@ -97,7 +97,10 @@ final class Options {
                 && ports.get(0).isJsonObject() && ports.get(0).getAsJsonObject().has("port")) {
             port = ports.get(0).getAsJsonObject().get("port").getAsInt();
         }
-        return new TransformOptions.TenantApi(ip, port, clusterIp(service(tc, n.dnsService(), hostObjects)));
+        String dns = clusterIp(service(tc, n.dnsService(), hostObjects));
+        // Shared and dedicated tenants always get a DNS Service with the control plane: without its IP yet, a Pod
+        // would start with the host's DNS and keep it for life.
+        return new TransformOptions.TenantApi(ip, port, dns, dns == null);
     }
 
     private static JsonObject service(TenantCluster tc, String name, java.util.Collection<JsonObject> hostObjects) {

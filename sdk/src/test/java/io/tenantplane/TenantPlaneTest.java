@@ -69,6 +69,42 @@ class TenantPlaneTest {
         assertEquals(d, plane.explainSync(request, "default", "Pod", "nginx").decision());
     }
 
+    /**
+     * A Pod that resolves through the cluster DNS waits while the tenant API Service is on the host but its DNS
+     * Service has no IP yet: it would otherwise start with the host's DNS and keep it for life.
+     */
+    @Test
+    void aPodUsingTheClusterDnsWaitsForTheTenantDnsServiceAndOneWithItsOwnDnsDoesNot() {
+        TenantPlane plane = TenantPlane.builder().build();
+        TenantCluster tc = one(TenantCluster.class);
+        JsonObject api = Json.gson().fromJson("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-api","namespace":"team-dev"},
+                 "spec":{"clusterIP":"10.96.0.50","ports":[{"port":443}]}}""", JsonObject.class);
+        JsonObject dns = Json.gson().fromJson("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-dns","namespace":"team-dev"},
+                 "spec":{"clusterIP":"10.96.0.53","ports":[{"port":53,"protocol":"UDP"}]}}""", JsonObject.class);
+        JsonObject own = pod("default", "own-dns");
+        own.getAsJsonObject("spec").addProperty("dnsPolicy", "Default");
+        List<JsonObject> pods = List.of(pod("default", "web"), own);
+
+        Plan waiting = plane.plan(new PlanRequest(tc, one(IsolationProfile.class), one(SyncPolicy.class), pods,
+                List.of(api)));
+        Decision web = waiting.decisions().stream().filter(d -> d.source().name().equals("web")).findFirst()
+                .orElseThrow();
+        assertEquals(Action.SKIP, web.action(), web::toString);
+        assertEquals("TenantDnsPending", web.reason());
+        assertEquals(Action.CREATE, waiting.decisions().stream().filter(d -> d.source().name().equals("own-dns"))
+                .findFirst().orElseThrow().action(), "a Pod with its own DNS does not wait");
+
+        Plan ready = plane.plan(new PlanRequest(tc, one(IsolationProfile.class), one(SyncPolicy.class), pods,
+                List.of(api, dns)));
+        Decision created = ready.decisions().stream().filter(d -> d.source().name().equals("web")).findFirst()
+                .orElseThrow();
+        assertEquals(Action.CREATE, created.action());
+        assertEquals("10.96.0.53", Json.object(created.desired(), "spec", "dnsConfig").getAsJsonArray("nameservers")
+                .get(0).getAsString());
+    }
+
     @Test
     void offlineOperationsWorkWithoutAnyClient() {
         TenantPlane plane = TenantPlane.builder().build();

@@ -77,9 +77,17 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
      * the host (then {@code kubernetes.default} and its longer names resolve to it through {@code hostAliases}) or,
      * when the IP is not known yet (an offline plan), the Service's DNS name; {@code port} its port; {@code dns} the
      * ClusterIP of the tenant's DNS Service ({@code <tenant>-dns}), or null when it is not known: pods then keep the
-     * host's DNS.
+     * host's DNS; {@code dnsPending} true when the tenant has a DNS Service by its mode but the host has not given it
+     * an IP yet (or it is not there yet): pods that resolve through the cluster DNS then wait, as a Pod's DNS settings
+     * cannot change once it runs.
      */
-    public record TenantApi(String host, int port, String dns) {
+    public record TenantApi(String host, int port, String dns, boolean dnsPending) {
+
+        /** The tenant API with its DNS (null: no tenant DNS). */
+        public TenantApi(String host, int port, String dns) {
+            this(host, port, dns, false);
+        }
+
         /** @throws IllegalArgumentException naming the argument when the host is blank or the port out of range */
         public TenantApi {
             if (host == null || host.isBlank()) {

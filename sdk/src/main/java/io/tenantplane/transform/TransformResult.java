@@ -17,6 +17,8 @@ public sealed interface TransformResult {
     String INVALID_SOURCE = "InvalidSource";
     /** Skip: a Pod names a PriorityClass or RuntimeClass the host would refuse: it is not mirrored from the host. */
     String CLASS_NOT_MIRRORED = "ClassNotMirrored";
+    /** Skip: a Pod that resolves through the cluster DNS waits until its tenant's DNS Service has an IP on the host. */
+    String TENANT_DNS_PENDING = "TenantDnsPending";
     /** Reason: a pod asks for something the isolation profile's Pod Security level forbids. */
     String POD_SECURITY_VIOLATION = "PodSecurityViolation";
     /** Reason: a Service type the isolation profile does not allow. */

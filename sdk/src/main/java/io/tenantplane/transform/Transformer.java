@@ -409,6 +409,12 @@ public final class Transformer {
         if (classes != null) {
             return classes;
         }
+        if (options.tenantApi() != null && options.tenantApi().dnsPending() && usesClusterDns(spec)) {
+            return new TransformResult.Skipped(w.src, TransformResult.TENANT_DNS_PENDING, "spec.dnsPolicy",
+                    "it resolves names through the cluster DNS, and tenant " + tenant + "'s DNS Service has no IP on "
+                            + "the host yet; a Pod's DNS settings cannot change once it runs, so it waits rather "
+                            + "than start with the host's DNS");
+        }
         boolean syncSa = rules.syncsToHost("ServiceAccount", w.src.virtualNamespace());
         Set<String> removedVolumes = new HashSet<>();
         JsonArray volumes = Json.array(spec, "volumes");
@@ -669,10 +675,19 @@ public final class Transformer {
      * own {@code dnsConfig} appended (its options win); {@code ClusterFirst} with {@code hostNetwork} falls back to
      * the node's resolver as the kubelet does; {@code Default} and {@code None} are kept.
      */
-    private void tenantDns(Work w, JsonObject spec, String dns) {
+    /**
+     * True when the Pod resolves through the cluster DNS: {@code ClusterFirst} (the default) without host network,
+     * or {@code ClusterFirstWithHostNet}.
+     */
+    private static boolean usesClusterDns(JsonObject spec) {
         String policy = Objects.requireNonNullElse(Json.string(spec, "dnsPolicy"), "ClusterFirst");
         boolean hostNetwork = spec.get("hostNetwork") instanceof JsonPrimitive p && p.isBoolean() && p.getAsBoolean();
-        if (!(policy.equals("ClusterFirstWithHostNet") || policy.equals("ClusterFirst") && !hostNetwork)) {
+        return policy.equals("ClusterFirstWithHostNet") || policy.equals("ClusterFirst") && !hostNetwork;
+    }
+
+    private void tenantDns(Work w, JsonObject spec, String dns) {
+        String policy = Objects.requireNonNullElse(Json.string(spec, "dnsPolicy"), "ClusterFirst");
+        if (!usesClusterDns(spec)) {
             return;
         }
         JsonObject own = Json.object(spec, "dnsConfig");

@@ -89,6 +89,11 @@ class TenantTokensIT {
                  "spec":{"selector":{"app":"k3s"},"ports":[{"name":"https","port":443,"targetPort":6443}]}}"""
                 .formatted(live.namespace)));
         apiIp = Json.string(svc, "spec", "clusterIP");
+        // And its DNS Service: without its IP a Pod using the cluster DNS would wait (TenantDnsPending).
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-dns","namespace":"%s"},
+                 "spec":{"selector":{"app":"coredns"},"ports":[{"name":"dns","port":53,"protocol":"UDP"}]}}"""
+                .formatted(live.namespace)));
         dev.create(Kube.json("""
                 {"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"builder","namespace":"default"}}"""));
         dev.create(Kube.json("""
