@@ -189,14 +189,6 @@ final class SchemaValidator {
      */
     private static void completeness(JsonObject v, JsonObject s, String sPath, String vPath,
                                      List<ApiError.Cause> causes) {
-        if (v == null) {
-            return;
-        }
-        if (s == null) {
-            causes.add(new ApiError.Cause("FieldValueRequired", sPath, "Required value: because it is defined in "
-                    + vPath));
-            return;
-        }
         JsonObject not = Json.obj(v, "not");
         if (not != null) {
             nestedCompleteness(not, s, sPath, vPath + ".not", causes);
@@ -228,14 +220,9 @@ final class SchemaValidator {
         JsonObject structuralProps = Json.obj(s, "properties");
         if (props != null) {
             for (String k : new java.util.TreeSet<>(props.keySet())) {
-                JsonObject sFld = structuralProps == null ? null : Json.obj(structuralProps, k);
-                if (sFld == null) {
-                    causes.add(new ApiError.Cause("FieldValueRequired", sPath + ".properties[" + k + "]",
-                            "Required value: because it is defined in " + vPath + ".properties[" + k + "]"));
-                } else {
-                    nestedCompleteness(Json.obj(props, k), sFld, sPath + ".properties[" + k + "]",
-                            vPath + ".properties[" + k + "]", causes);
-                }
+                // A property missing from the structural schema is reported by the null case above.
+                nestedCompleteness(Json.obj(props, k), structuralProps == null ? null : Json.obj(structuralProps, k),
+                        sPath + ".properties[" + k + "]", vPath + ".properties[" + k + "]", causes);
             }
         }
     }
