@@ -66,8 +66,8 @@ final class Converger {
             .filter(SyncPolicy.SupportedKind::namespaced).map(SyncPolicy.SupportedKind::kind).toList();
 
     static final String STATUS_FROM_HOST = "StatusFromHost";
-    private static final ResourceKind CRD = new ResourceKind("apiextensions.k8s.io", "v1",
-            "CustomResourceDefinition", "customresourcedefinitions", false);
+    private static final ResourceKind CRD = ResourceKind.wellKnown("apiextensions.k8s.io/v1",
+            "CustomResourceDefinition").orElseThrow();
     static final String BOUND_TO_NODE = "BoundToNode";
     static final String NODE_MIRRORED = "NodeMirrored";
 
@@ -127,6 +127,11 @@ final class Converger {
         this.appliers = appliers;
         this.hostApplier = appliers.apply(host);
         this.observer = observer;
+    }
+
+    /** True when the installation's allow-list holds this custom kind. */
+    private boolean allowed(String kind, String apiVersion) {
+        return io.tenantplane.transform.HostFacts.allowed(allowedKinds, kind, apiVersion);
     }
 
     /** A full pass over every kind the tenant's policy syncs. */
@@ -342,14 +347,11 @@ final class Converger {
                 ResourceKind listed = tk;
                 tenantReads.add(() -> tenantReader.list(listed, null, null));
             }
-            if (!io.tenantplane.transform.HostFacts.NONE.withAllowed(allowedKinds)
-                    .allows(rule.kind(), rule.effectiveApiVersion())) {
+            if (!allowed(rule.kind(), rule.effectiveApiVersion())) {
                 return;
             }
-            String group = rule.effectiveApiVersion().contains("/")
-                    ? rule.effectiveApiVersion().substring(0, rule.effectiveApiVersion().indexOf('/')) : "";
-            if (tk != null && !group.isEmpty()) {
-                hostReader.get(CRD, null, tk.plural() + "." + group).ifPresent(crds::add);
+            if (tk != null && tk.crdName().isPresent()) {
+                hostReader.get(CRD, null, tk.crdName().get()).ifPresent(crds::add);
             }
             ResourceKind hk;
             try {
@@ -365,8 +367,7 @@ final class Converger {
         /** Lists the host copies of a custom kind the policy keeps in the tenant, if the installation allows it. */
         private void retiredCustomKind(SyncPolicy.KindRule rule,
                                        List<java.util.function.Supplier<List<JsonObject>>> hostReads) {
-            if (rule.effectiveApiVersion() == null || !io.tenantplane.transform.HostFacts.NONE
-                    .withAllowed(allowedKinds).allows(rule.kind(), rule.effectiveApiVersion())) {
+            if (rule.effectiveApiVersion() == null || !allowed(rule.kind(), rule.effectiveApiVersion())) {
                 return;
             }
             try {
@@ -398,8 +399,7 @@ final class Converger {
                 return null;
             }
             boolean builtIn = SyncPolicy.MIRROR_KINDS.stream().anyMatch(k -> k.kind().equals(m.kind()));
-            if (!builtIn && !io.tenantplane.transform.HostFacts.NONE.withAllowed(allowedKinds)
-                    .allows(m.kind(), m.effectiveApiVersion())) {
+            if (!builtIn && !allowed(m.kind(), m.effectiveApiVersion())) {
                 return null;
             }
             try {
@@ -430,10 +430,9 @@ final class Converger {
                     // Not served by (or not readable in) the tenant now: the next full pass tries again.
                 }
             }
-            SyncPolicy only = new SyncPolicy(policy.apiVersion(), policy.kind(), policy.metadata(),
-                    new SyncPolicy.Spec(List.of(), policy.mirrors().stream().filter(m -> served.stream()
-                            .anyMatch(k -> k.kind().equals(m.kind()))).toList()), null);
-            for (Decision d : HostMirrors.plan(tenant, only, hostObjects, tenantMirrors)) {
+            List<SyncPolicy.HostMirror> rules = policy.mirrors().stream()
+                    .filter(m -> served.stream().anyMatch(k -> k.kind().equals(m.kind()))).toList();
+            for (Decision d : HostMirrors.plan(tenant, rules, hostObjects, tenantMirrors)) {
                 Observer.PassScope kindScope = scope.kind(d.kind());
                 try {
                     Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
@@ -453,8 +452,7 @@ final class Converger {
             ResourceKind tk = tenantResources.resolve(apiVersion, ref.kind());
             boolean custom = rule.map(SyncPolicy.KindRule::custom).orElse(false);
             ResourceKind hk = null;
-            if (!custom || io.tenantplane.transform.HostFacts.NONE.withAllowed(allowedKinds)
-                    .allows(ref.kind(), apiVersion)) {
+            if (!custom || allowed(ref.kind(), apiVersion)) {
                 try {
                     hk = hostResources.resolve(tk.apiVersion(), tk.kind());
                 } catch (io.tenantplane.apply.UnknownKindException notOnHost) {

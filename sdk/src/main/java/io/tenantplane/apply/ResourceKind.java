@@ -49,6 +49,7 @@ public record ResourceKind(String group, String version, String kind, String plu
             of("node.k8s.io", "v1", "RuntimeClass", "runtimeclasses", false),
             of("coordination.k8s.io", "v1", "Lease", "leases", true),
             of("events.k8s.io", "v1", "Event", "events", true),
+            of("apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", false),
             of("tenantplane.io", "v1alpha1", "TenantCluster", "tenantclusters", true),
             of("tenantplane.io", "v1alpha1", "IsolationProfile", "isolationprofiles", true),
             of("tenantplane.io", "v1alpha1", "SyncPolicy", "syncpolicies", true));
@@ -56,6 +57,14 @@ public record ResourceKind(String group, String version, String kind, String plu
     /** {@code v1} for the core group, {@code group/version} otherwise. */
     public String apiVersion() {
         return group.isEmpty() ? version : group + "/" + version;
+    }
+
+    /**
+     * The name of the CustomResourceDefinition that serves this kind ({@code <plural>.<group>}), if it can be one:
+     * empty for the core group.
+     */
+    public Optional<String> crdName() {
+        return group.isEmpty() ? Optional.empty() : Optional.of(plural + "." + group);
     }
 
     /**

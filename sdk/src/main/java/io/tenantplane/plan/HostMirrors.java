@@ -41,16 +41,16 @@ public final class HostMirrors {
      * The decisions for one tenant.
      *
      * @param tenant        the tenant's name
-     * @param policy        its SyncPolicy; only {@code spec.fromHost} is read
+     * @param rules         the SyncPolicy's {@code spec.fromHost} rules to follow
      * @param hostObjects   the host's objects of the mirrored kinds (cluster-scoped; others are ignored)
      * @param tenantObjects the tenant's objects of the mirrored kinds (complete per kind: a mirror missing from the
      *                      host's selection is deleted)
      * @return decisions ordered by kind and name; writes carry the desired tenant object and the observed one
      */
-    public static List<Decision> plan(String tenant, SyncPolicy policy, Collection<JsonObject> hostObjects,
-                                      Collection<JsonObject> tenantObjects) {
+    public static List<Decision> plan(String tenant, List<SyncPolicy.HostMirror> rules,
+                                      Collection<JsonObject> hostObjects, Collection<JsonObject> tenantObjects) {
         List<Decision> out = new ArrayList<>();
-        for (SyncPolicy.HostMirror rule : policy.mirrors()) {
+        for (SyncPolicy.HostMirror rule : rules) {
             if (rule.kind() == null) {
                 continue;
             }

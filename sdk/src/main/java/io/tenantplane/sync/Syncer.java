@@ -703,7 +703,7 @@ public final class Syncer implements AutoCloseable {
         if (ResourceKind.wellKnown(k.apiVersion(), k.kind()).isPresent()) {
             return true;
         }
-        if (!plane.allowedKinds().contains(io.tenantplane.transform.HostFacts.qualified(k.kind(), k.apiVersion()))) {
+        if (!io.tenantplane.transform.HostFacts.allowed(plane.allowedKinds(), k.kind(), k.apiVersion())) {
             return false;
         }
         try {

@@ -66,6 +66,11 @@ public record HostFacts(Set<String> allowedKinds, Map<String, KindOnHost> kinds,
 
     /** True when the installation lets tenantplane write objects of this custom kind. */
     public boolean allows(String kind, String apiVersion) {
+        return allowed(allowedKinds, kind, apiVersion);
+    }
+
+    /** True when {@code allowedKinds} (each {@code Kind.group}) holds this kind at this apiVersion. */
+    public static boolean allowed(Set<String> allowedKinds, String kind, String apiVersion) {
         return allowedKinds.contains(qualified(kind, apiVersion));
     }
 

@@ -61,7 +61,7 @@ class HostMirrorsTest {
     @MethodSource("rows")
     void decides(String name, List<JsonObject> host, List<JsonObject> tenant, String object, Action action,
                  String reason) {
-        List<Decision> ds = HostMirrors.plan("dev", POLICY, host, tenant);
+        List<Decision> ds = HostMirrors.plan("dev", POLICY.mirrors(), host, tenant);
         Decision d = ds.stream().filter(x -> object.equals(x.host().name())).findFirst()
                 .orElseThrow(() -> new AssertionError(ds));
         assertEquals(action, d.action(), d::toString);
@@ -74,7 +74,7 @@ class HostMirrorsTest {
 
     @org.junit.jupiter.api.Test
     void aTenantObjectNotSelectedAndNotAMirrorIsNeverTouched() {
-        assertEquals(List.of(), HostMirrors.plan("dev", POLICY, List.of(sc("standard", "p", "", "")),
+        assertEquals(List.of(), HostMirrors.plan("dev", POLICY.mirrors(), List.of(sc("standard", "p", "", "")),
                 List.of(sc("own", "x", "", ""))).stream().filter(d -> d.host().name().equals("own")).toList());
     }
 }

@@ -87,11 +87,11 @@ final class LiveReads {
             if (isCustom) {
                 // As the pass: a kind the installation does not allow is never read on the host; for one it allows,
                 // the host's CRD says whether the host serves it.
-                if (!allowedKinds.contains(io.tenantplane.transform.HostFacts.qualified(tk.kind(), tk.apiVersion()))) {
+                if (!io.tenantplane.transform.HostFacts.allowed(allowedKinds, tk.kind(), tk.apiVersion())) {
                     continue;
                 }
-                if (!tk.group().isEmpty()) {
-                    get(host, CRD, null, tk.plural() + "." + tk.group()).ifPresent(hostObjects::add);
+                if (tk.crdName().isPresent()) {
+                    get(host, CRD, null, tk.crdName().get()).ifPresent(hostObjects::add);
                 }
                 ResourceKind hk;
                 try {
@@ -126,8 +126,8 @@ final class LiveReads {
                 // Nothing to mirror.
             }
         }
-        if (custom.contains(kind.kind()) && !allowedKinds.contains(
-                io.tenantplane.transform.HostFacts.qualified(kind.kind(), kind.apiVersion()))) {
+        if (custom.contains(kind.kind())
+                && !io.tenantplane.transform.HostFacts.allowed(allowedKinds, kind.kind(), kind.apiVersion())) {
             return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
         }
         String hostName = virtualNamespace == null ? HostNames.clusterScopedHostName(name, ctx.tenant())
@@ -153,8 +153,8 @@ final class LiveReads {
         return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
     }
 
-    private static final ResourceKind CRD = new ResourceKind("apiextensions.k8s.io", "v1",
-            "CustomResourceDefinition", "customresourcedefinitions", false);
+    private static final ResourceKind CRD = ResourceKind.wellKnown("apiextensions.k8s.io/v1",
+            "CustomResourceDefinition").orElseThrow();
 
     /** Every object of {@code kind}, page by page, each with its apiVersion and kind. */
     static List<JsonObject> list(ApiClient client, ResourceKind kind, String namespace, String labelSelector) {
