@@ -1,5 +1,8 @@
 package io.tenantplane.testkit;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.ListType;
@@ -10,9 +13,6 @@ import dev.cel.runtime.CelFunctionBinding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The Kubernetes CEL libraries cel-java does not have, written after their upstream code
@@ -23,8 +23,8 @@ import java.util.regex.PatternSyntaxException;
  *   {@code lastIndexOf(e)} on lists of comparable values;</li>
  *   <li>regex: {@code find(re)} (the first match, or the empty string) and {@code findAll(re[, limit])} on strings.</li>
  * </ul>
- * Regular expressions run with {@link java.util.regex} where the server uses RE2; expressions that use what only one
- * of them has (backreferences, lookaround) behave differently.
+ * Regular expressions run with RE2 (re2j), as the server's Go {@code regexp}: backreferences and lookaround are
+ * refused there as here.
  */
 final class KubernetesCelLibrary {
 
@@ -165,7 +165,7 @@ final class KubernetesCelLibrary {
         try {
             return Pattern.compile(re);
         } catch (PatternSyntaxException e) {
-            throw new CelEvaluationException("error parsing regexp: " + e.getDescription());
+            throw new CelEvaluationException("error parsing regexp: " + e.getMessage());
         }
     }
 }

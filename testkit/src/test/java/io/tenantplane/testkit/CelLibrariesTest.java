@@ -63,6 +63,14 @@ class CelLibrariesTest {
         assertTrue(causes.get(0).message().contains("min called on empty list"), causes::toString);
     }
 
+    /** RE2, as the server's Go regexp: a backreference is not a regular expression there. */
+    @Test
+    void aRegexRe2RefusesIsAnErrorNotAMatch() {
+        List<ApiError.Cause> causes = run("self.name.find('(a)\\\\1') == ''", "{\"name\":\"aa\"}");
+        assertEquals(1, causes.size(), causes::toString);
+        assertTrue(causes.get(0).message().contains("error parsing regexp"), causes::toString);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "quantity(self.name).isGreaterThan(quantity('1'))",
