@@ -1,6 +1,6 @@
 package io.tenantplane;
 
-import io.tenantplane.apply.Outcome;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;

@@ -7,6 +7,8 @@ import io.kubernetes.client.util.KubeConfig;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.errors.ReadFailedException;
+import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.TenantKey;

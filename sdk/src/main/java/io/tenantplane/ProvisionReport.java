@@ -1,8 +1,8 @@
 package io.tenantplane;
 
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.model.TenantCluster;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import java.util.List;

@@ -5,12 +5,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
-import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.Agents;
+import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.controlplane.TenantDns;
 import io.tenantplane.isolation.IsolationRenderer;
@@ -27,6 +26,7 @@ import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
@@ -54,11 +54,6 @@ final class Provisioner {
     /** The finalizer that makes the deletion of a TenantCluster wait for the removal of what was created for it. */
     static final String FINALIZER = "tenantplane.io/cleanup";
 
-    static final String CONTROL_PLANE_READY = "ControlPlaneReady";
-    static final String ISOLATION_APPLIED = "IsolationApplied";
-    static final String SYNCED = "Synced";
-    static final String DEGRADED = "Degraded";
-    static final String MIGRATING = "Migrating";
     /** The component label of a private-mode tenant's k3s agents (rendered by {@code migration.Agents}). */
     private static final String AGENT_COMPONENT = "agent";
 
@@ -328,13 +323,13 @@ final class Provisioner {
         }
         StatusWrite w = writeStatus(key, current -> {
             List<Condition> conds = new ArrayList<>(desired);
-            if (Conditions.find(current == null ? null : current.conditions(), SYNCED).isEmpty()) {
-                conds.add(Condition.of(SYNCED, Condition.Status.UNKNOWN, "NotSyncedYet",
+            if (Conditions.find(current == null ? null : current.conditions(), Condition.SYNCED).isEmpty()) {
+                conds.add(Condition.of(Condition.SYNCED, Condition.Status.UNKNOWN, "NotSyncedYet",
                         "No convergence pass has run yet.", generation));
             }
             if (!Placement.migrationWanted(tc) && withdrawn(current)) {
-                conds.add(Condition.of(MIGRATING, Condition.Status.FALSE, "MigrationWithdrawn", "spec.mode is "
-                        + tc.mode().value() + " again, the mode in effect: no migration", generation));
+                conds.add(Condition.of(Condition.MIGRATING, Condition.Status.FALSE, "MigrationWithdrawn",
+                        "spec.mode is " + tc.mode().value() + " again, the mode in effect: no migration", generation));
             }
             List<Condition> merged = Conditions.merge(current == null ? null : current.conditions(), conds, clock);
             TenantCluster.SecretKeyRef kubeconfig = new TenantCluster.SecretKeyRef(names.kubeconfigSecret(),
@@ -405,7 +400,7 @@ final class Provisioner {
      * effect again: the condition would otherwise keep telling of a move nobody asks for any more.
      */
     private static boolean withdrawn(TenantCluster.Status current) {
-        return current != null && Conditions.find(current.conditions(), MIGRATING)
+        return current != null && Conditions.find(current.conditions(), Condition.MIGRATING)
                 .filter(c -> !c.isTrue() && !"MigrationComplete".equals(c.reason())
                         && !"MigrationWithdrawn".equals(c.reason())).isPresent();
     }
@@ -419,8 +414,9 @@ final class Provisioner {
                 || tc.status().migration() != null || tc.status().mode() == null) {
             return null;
         }
-        return Condition.of(MIGRATING, Condition.Status.FALSE, f.reason(), "spec.mode asks for " + tc.mode().value()
-                + " but the migration from " + tc.status().mode().value() + " mode has not started: " + f.message()
+        return Condition.of(Condition.MIGRATING, Condition.Status.FALSE, f.reason(),
+                "spec.mode asks for " + tc.mode().value() + " but the migration from " + tc.status().mode().value()
+                + " mode has not started: " + f.message()
                 + "; the tenant keeps running in " + tc.status().mode().value() + " mode and a later pass starts it",
                 generation);
     }
@@ -444,16 +440,16 @@ final class Provisioner {
         String name = ControlPlaneNames.of(tc).statefulSet();
         Optional<JsonObject> sts = reader.get(STATEFUL_SETS, tc.namespace(), name);
         if (sts.isEmpty()) {
-            return Condition.of(CONTROL_PLANE_READY, Condition.Status.FALSE, "NotCreated",
+            return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "NotCreated",
                     "StatefulSet " + name + " does not exist.", generation);
         }
         long want = Json.number(sts.get(), 1, "spec", "replicas");
         long ready = Json.number(sts.get(), 0, "status", "readyReplicas");
         if (ready >= want) {
-            return Condition.of(CONTROL_PLANE_READY, Condition.Status.TRUE, "ReplicasReady",
+            return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.TRUE, "ReplicasReady",
                     ready + " of " + want + " control plane replicas are ready.", generation);
         }
-        return Condition.of(CONTROL_PLANE_READY, Condition.Status.FALSE, "ReplicasNotReady",
+        return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "ReplicasNotReady",
                 ready + " of " + want + " control plane replicas are ready.", generation);
     }
 
@@ -462,10 +458,10 @@ final class Provisioner {
                         || o.decision().action() == Action.CONFLICT || o.decision().action() == Action.ERROR)
                 .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
         if (bad.isEmpty()) {
-            return Condition.of(ISOLATION_APPLIED, Condition.Status.TRUE, "Applied",
+            return Condition.of(Condition.ISOLATION_APPLIED, Condition.Status.TRUE, "Applied",
                     isolation.size() + " isolation objects are in place.", generation);
         }
-        return Condition.of(ISOLATION_APPLIED, Condition.Status.FALSE, "NotApplied",
+        return Condition.of(Condition.ISOLATION_APPLIED, Condition.Status.FALSE, "NotApplied",
                 "Not in place: " + String.join(", ", bad) + ".", generation);
     }
 
@@ -473,7 +469,7 @@ final class Provisioner {
         List<String> conflicts = outcomes.stream().filter(o -> o.decision().action() == Action.CONFLICT)
                 .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
         if (!conflicts.isEmpty()) {
-            return Condition.of(DEGRADED, Condition.Status.TRUE, ProvisionPlan.FOREIGN_OBJECT,
+            return Condition.of(Condition.DEGRADED, Condition.Status.TRUE, ProvisionPlan.FOREIGN_OBJECT,
                     "Objects tenantplane does not manage hold names the tenant needs: " + String.join(", ", conflicts)
                             + ". They are left alone; rename or remove them.", generation);
         }
@@ -481,10 +477,11 @@ final class Provisioner {
                         || o.decision().action() == Action.ERROR)
                 .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
         if (!failed.isEmpty()) {
-            return Condition.of(DEGRADED, Condition.Status.TRUE, "WriteFailed",
+            return Condition.of(Condition.DEGRADED, Condition.Status.TRUE, "WriteFailed",
                     "Could not write: " + String.join(", ", failed) + ".", generation);
         }
-        return Condition.of(DEGRADED, Condition.Status.FALSE, "AsExpected", "Every object is in place.", generation);
+        return Condition.of(Condition.DEGRADED, Condition.Status.FALSE, "AsExpected", "Every object is in place.",
+                generation);
     }
 
     private static String firstFalse(Condition controlPlane, Condition isolated, Condition degraded) {
@@ -524,7 +521,7 @@ final class Provisioner {
 
     static Condition synced(ConvergenceReport r, Long generation) {
         if (r.failure() != null) {
-            return Condition.of(SYNCED, Condition.Status.FALSE, r.failure().reason(), r.failure().message(),
+            return Condition.of(Condition.SYNCED, Condition.Status.FALSE, r.failure().reason(), r.failure().message(),
                     generation);
         }
         long conflicts = r.count(Action.CONFLICT);
@@ -535,11 +532,11 @@ final class Provisioner {
                     || o.decision().action() == Action.UPDATE || o.decision().action() == Action.UNCHANGED)
                     .filter(o -> !(o instanceof Outcome.Failed))
                     .map(o -> o.decision().kind() + "/" + o.decision().host()).distinct().count();
-            return Condition.of(SYNCED, Condition.Status.TRUE, "Converged",
+            return Condition.of(Condition.SYNCED, Condition.Status.TRUE, "Converged",
                     "The host copies of " + inSync + " tenant objects are in sync.", generation);
         }
         String reason = conflicts > 0 ? "Conflicts" : errors > 0 ? "InvalidObjects" : "WritesFailed";
-        return Condition.of(SYNCED, Condition.Status.FALSE, reason, conflicts + " conflict(s), " + errors
+        return Condition.of(Condition.SYNCED, Condition.Status.FALSE, reason, conflicts + " conflict(s), " + errors
                 + " invalid object(s), " + failed + " failed write(s); see the decisions for details.", generation);
     }
 

@@ -1,6 +1,7 @@
 package io.tenantplane;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.model.TenantCluster;
 
 /**

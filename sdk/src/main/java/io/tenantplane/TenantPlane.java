@@ -4,6 +4,9 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Reader;
+import io.tenantplane.errors.ReadFailedException;
+import io.tenantplane.errors.TenantApiUnavailableException;
+import io.tenantplane.events.EventObserver;
 import io.tenantplane.explain.Explainer;
 import io.tenantplane.explain.Explanation;
 import io.tenantplane.explain.TraceResult;
@@ -19,7 +22,6 @@ import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.TenantObjectRef;
 import io.tenantplane.observe.DecisionRing;
-import io.tenantplane.observe.EventObserver;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.RecordedDecision;
 import io.tenantplane.observe.TenantKey;
@@ -44,7 +46,8 @@ import java.util.Set;
  * {@link #planMigration(MigrationSnapshot)}, {@link #explainSync} and {@link #trace}. <b>Live</b> operations need a
  * {@linkplain Builder#hostClient host client}: {@link #ensure} provisions a tenant (and moves it on when its
  * {@code spec.mode} changed), {@link #converge} syncs its workloads, {@link #decisions} answers what was done and why,
- * and {@link #syncer} keeps every tenant converged from watches.
+ * and a {@link io.tenantplane.sync.Syncer} ({@code Syncer.create(plane, options)}) keeps every tenant converged
+ * from watches.
  *
  * <p><b>Mode changes.</b> Changing {@code spec.mode} of a provisioned tenant is a migration (see
  * {@link io.tenantplane.migration}). Each {@link #ensure} runs one migration pass before provisioning and reports it
@@ -411,18 +414,6 @@ public final class TenantPlane {
      */
     public List<RecordedDecision> decisions(TenantKey tenant, int limit) {
         return ring.recent(tenant, limit);
-    }
-
-    /**
-     * A watch-driven {@link io.tenantplane.sync.Syncer} over this plane (not started): it watches TenantClusters and
-     * each tenant's synced kinds on both sides and converges what changed within seconds.
-     *
-     * @throws IllegalStateException when the plane has no host client
-     */
-    public io.tenantplane.sync.Syncer syncer(io.tenantplane.sync.SyncerOptions options) {
-        Objects.requireNonNull(options, "options");
-        requireLive("syncer");
-        return io.tenantplane.sync.Syncer.create(this, options);
     }
 
     /** The host client, when the plane was built with one. */

@@ -46,7 +46,7 @@ public final class FootprintProbe {
         String host = Json.string(servers, "host");
         ApiClient hostClient = Cluster.client(host);
         TenantPlane plane = TenantPlane.builder().hostClient(hostClient).build();
-        try (Syncer syncer = plane.syncer(SyncerOptions.defaults().withProvision(false)).start()) {
+        try (Syncer syncer = Syncer.create(plane, SyncerOptions.defaults().withProvision(false)).start()) {
             if (!syncer.awaitStarted(Duration.ofSeconds(60))) {
                 throw new IllegalStateException("the Syncer did not start");
             }

@@ -225,7 +225,7 @@ final class LiveSection {
     }
 
     private static void watchDriven(World w, Config c, List<Figure> figures, List<String> notes) throws Exception {
-        try (Syncer syncer = w.plane.syncer(SyncerOptions.defaults().withProvision(false)
+        try (Syncer syncer = Syncer.create(w.plane, SyncerOptions.defaults().withProvision(false)
                 .withNamespaces(List.of(HOST_NS))).start()) {
             if (!syncer.awaitStarted(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("the Syncer did not start in 30 s");

@@ -59,7 +59,7 @@ public final class ScaleProbe {
                     }
                 })
                 .build();
-        syncer[0] = plane.syncer(SyncerOptions.defaults().withProvision(false).withOwnership(leases[0]::owns)).start();
+        syncer[0] = Syncer.create(plane, SyncerOptions.defaults().withProvision(false).withOwnership(leases[0]::owns)).start();
         if (!syncer[0].awaitStarted(Duration.ofSeconds(60))) {
             throw new IllegalStateException("the Syncer did not start");
         }

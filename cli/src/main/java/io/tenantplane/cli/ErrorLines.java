@@ -1,6 +1,6 @@
 package io.tenantplane.cli;
 
-import io.tenantplane.TenantPlaneException;
+import io.tenantplane.errors.TenantPlaneException;
 import io.tenantplane.model.InvalidResourceException;
 
 /**

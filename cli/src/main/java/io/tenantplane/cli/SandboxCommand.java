@@ -5,15 +5,15 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.tenantplane.TenantPlane;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.json.Json;
 import io.tenantplane.kubelet.KubeletCa;
 import io.tenantplane.kubelet.KubeletEndpoint;
 import io.tenantplane.kubelet.KubeletServer;
-import io.tenantplane.apply.Outcome;
-import io.tenantplane.apply.ResourceKind;
-import io.tenantplane.json.Json;
 import io.tenantplane.model.LoadedObject;
 import io.tenantplane.model.Manifests;
 import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
@@ -244,7 +244,7 @@ final class SandboxCommand implements Subcommand {
             kubeletOfK3s = Thread.ofVirtual().name("sandbox-k3s").start(() -> playK3s(rest));
             TenantPlane plane = TenantPlane.builder().hostClient(hostClient).reportingInstance("sandbox")
                     .observer(printer).kubeletEndpoint(new KubeletEndpoint("localhost", kubelet.port(), ca)).build();
-            syncer = plane.syncer(SyncerOptions.defaults().withThreads(Thread.ofVirtual()
+            syncer = Syncer.create(plane, SyncerOptions.defaults().withThreads(Thread.ofVirtual()
                     .name("sandbox-sync-", 0).factory())).start();
             greet();
         }

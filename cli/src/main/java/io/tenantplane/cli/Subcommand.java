@@ -1,5 +1,6 @@
 package io.tenantplane.cli;
 
+import io.tenantplane.errors.TenantPlaneException;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**

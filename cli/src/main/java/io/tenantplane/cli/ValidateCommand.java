@@ -2,7 +2,7 @@ package io.tenantplane.cli;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import io.tenantplane.TenantPlaneException;
+import io.tenantplane.errors.TenantPlaneException;
 import io.tenantplane.model.Problem;
 import io.tenantplane.naming.HostNames;
 import java.nio.file.Path;

@@ -2,10 +2,11 @@ package io.tenantplane.apply;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.json.Json;
 import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
-import io.tenantplane.json.Json;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

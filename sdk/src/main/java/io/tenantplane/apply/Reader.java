@@ -6,7 +6,7 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
-import io.tenantplane.ReadFailedException;
+import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.tenantplane.apply;
 
-import io.tenantplane.TenantPlaneException;
+import io.tenantplane.errors.TenantPlaneException;
 
 /** A kind that neither tenantplane's table nor the API server's discovery knows. */
 public final class UnknownKindException extends TenantPlaneException {

@@ -1,6 +1,6 @@
 package io.tenantplane.migration;
 
-import io.tenantplane.apply.Outcome;
+import io.tenantplane.observe.Outcome;
 import java.util.List;
 
 /** What one {@link MigrationRunner#resume} pass achieved. Every variant lists the outcomes of the writes it made. */

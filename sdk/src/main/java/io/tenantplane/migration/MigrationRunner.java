@@ -3,11 +3,10 @@ package io.tenantplane.migration;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
-import io.tenantplane.ReadFailedException;
 import io.tenantplane.apply.Applier;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.Condition;
 import io.tenantplane.model.Conditions;
@@ -16,6 +15,7 @@ import io.tenantplane.model.Parsed;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
@@ -129,7 +129,7 @@ public final class MigrationRunner {
             }
             if (plan.rejected()) {
                 Rejection r = plan.rejection();
-                writeStatus(l, status -> conditions(l, status, Condition.of("Migrating", Condition.Status.FALSE,
+                writeStatus(l, status -> conditions(l, status, Condition.of(Condition.MIGRATING, Condition.Status.FALSE,
                         r.reason(), r.field() + ": " + r.message(), generation(l))));
                 return new MigrationProgress.Rejected(r, done);
             }
@@ -195,7 +195,7 @@ public final class MigrationRunner {
                     status.remove(MigrationState.STATUS_FIELD);
                     status.addProperty("phase", TenantCluster.Phase.READY.value());
                     conditions(fresh, status,
-                            Condition.of("Migrating", Condition.Status.FALSE, "MigrationComplete", "moved from "
+                            Condition.of(Condition.MIGRATING, Condition.Status.FALSE, "MigrationComplete", "moved from "
                                     + plan.from().value() + " to " + plan.to().value() + " mode", generation(fresh)),
                             Condition.of(Condition.READY, Condition.Status.TRUE, "MigrationComplete", "tenant "
                                     + plan.tenant() + " runs in " + plan.to().value() + " mode", generation(fresh)));
@@ -245,7 +245,7 @@ public final class MigrationRunner {
             status.add(MigrationState.STATUS_FIELD, state.toJson());
             status.addProperty("phase", TenantCluster.Phase.MIGRATING.value());
             conditions(l, status,
-                    Condition.of("Migrating", Condition.Status.TRUE, reason, message, generation(l)),
+                    Condition.of(Condition.MIGRATING, Condition.Status.TRUE, reason, message, generation(l)),
                     Condition.of(Condition.READY, Condition.Status.FALSE, "Migrating", "tenant " + l.cluster.tenant()
                             + " is moving to " + state.to().value() + " mode: " + reason, generation(l)));
         });

@@ -1,6 +1,7 @@
 package io.tenantplane.model;
 
 import com.google.gson.annotations.SerializedName;
+import java.util.List;
 
 /**
  * One entry of {@code status.conditions}, as Kubernetes API conventions define it. Build desired conditions with
@@ -25,6 +26,20 @@ public record Condition(
     public static final String READY = "Ready";
     /** The spec passed validation (True) or not (False, with the problems in the message). */
     public static final String ACCEPTED = "Accepted";
+    /** A TenantCluster's control plane (its StatefulSet) has every replica ready. */
+    public static final String CONTROL_PLANE_READY = "ControlPlaneReady";
+    /** A TenantCluster's isolation boundary (NetworkPolicies, quota, limits, Pod Security labels) is on the host. */
+    public static final String ISOLATION_APPLIED = "IsolationApplied";
+    /** The last convergence pass over a TenantCluster's workloads finished without conflicts or errors. */
+    public static final String SYNCED = "Synced";
+    /** Something tenantplane must own is held by another owner, or a write failed. */
+    public static final String DEGRADED = "Degraded";
+    /** A TenantCluster is moving between modes (True, with the step as reason), or its last move ended (False). */
+    public static final String MIGRATING = "Migrating";
+
+    /** Every condition type tenantplane writes, in the order it lists them. */
+    public static final List<String> TYPES = List.of(READY, ACCEPTED, CONTROL_PLANE_READY,
+            ISOLATION_APPLIED, SYNCED, DEGRADED, MIGRATING);
 
     /** A condition's status. */
     public enum Status {

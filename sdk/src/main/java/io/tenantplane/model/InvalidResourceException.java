@@ -1,6 +1,6 @@
 package io.tenantplane.model;
 
-import io.tenantplane.TenantPlaneException;
+import io.tenantplane.errors.TenantPlaneException;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,6 +1,6 @@
 package io.tenantplane.model;
 
-import io.tenantplane.TenantPlaneException;
+import io.tenantplane.errors.TenantPlaneException;
 import java.nio.file.Path;
 import java.util.OptionalInt;
 

@@ -1,6 +1,5 @@
 package io.tenantplane.observe;
 
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.plan.Decision;
 import java.time.Clock;
 import java.util.ArrayDeque;

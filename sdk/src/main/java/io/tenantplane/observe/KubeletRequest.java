@@ -1,5 +1,6 @@
 package io.tenantplane.observe;
 
+import io.tenantplane.events.EventObserver;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,6 +1,5 @@
 package io.tenantplane.observe;
 
-import io.tenantplane.apply.Outcome;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -690,6 +690,13 @@ public final class ShardLeases implements AutoCloseable {
         }
     }
 
+    /** Waits until no drain of any shard runs (drains run on their own threads; a round only starts them). */
+    void awaitDrains() throws InterruptedException {
+        for (int i = 0; i < shards.length; i++) {
+            awaitDrain(i);
+        }
+    }
+
     /** Waits until no drain of {@code shard} runs. */
     private void awaitDrain(int shard) throws InterruptedException {
         Shard s = shards[shard];

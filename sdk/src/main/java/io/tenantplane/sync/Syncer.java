@@ -4,14 +4,14 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.ConvergenceReport;
 import io.tenantplane.ProvisionReport;
-import io.tenantplane.TenantApiUnavailableException;
 import io.tenantplane.TenantContext;
 import io.tenantplane.TenantPlane;
-import io.tenantplane.TenantPlaneException;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
+import io.tenantplane.errors.TenantApiUnavailableException;
+import io.tenantplane.errors.TenantPlaneException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.SyncPolicy;
@@ -123,7 +123,8 @@ public final class Syncer implements AutoCloseable {
     }
 
     /**
-     * A Syncer over {@code plane}, not started yet; {@link TenantPlane#syncer(SyncerOptions)} is the same.
+     * A Syncer over {@code plane}, not started yet: the one way to make one (the sync package builds on the front
+     * door; the front door does not know it).
      *
      * @throws IllegalStateException when the plane has no host client
      */

@@ -1,5 +1,6 @@
 package io.tenantplane.apply;
 
+import io.tenantplane.observe.Outcome;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;

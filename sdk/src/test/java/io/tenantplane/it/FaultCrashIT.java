@@ -8,11 +8,11 @@ import com.google.gson.JsonObject;
 import io.tenantplane.ConvergenceReport;
 import io.tenantplane.ProvisionReport;
 import io.tenantplane.TenantPlane;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.sync.Syncer;
@@ -165,7 +165,7 @@ class FaultCrashIT {
                         }
                     }
                 }));
-                Syncer syncer = plane.syncer(w.syncerOptions());
+                Syncer syncer = Syncer.create(plane, w.syncerOptions());
                 running.set(syncer);
                 syncer.start();
                 for (String t : TENANTS) {
@@ -180,7 +180,7 @@ class FaultCrashIT {
                 }
             }
             assertEquals(2, closedMidway, "both Syncers were closed while writing");
-            try (Syncer last = w.plane().syncer(w.syncerOptions()).start()) {
+            try (Syncer last = Syncer.create(w.plane(), w.syncerOptions()).start()) {
                 assertTrue(last.awaitStarted(Duration.ofSeconds(10)));
                 long millis = w.awaitConverged(CONVERGE);
                 System.out.println("crash: two Syncers closed at their 15th and 25th write; a new one converged in "

@@ -49,7 +49,7 @@ class FaultSyncerIT {
     void serverErrorsAndTimeoutsOnAFractionOfRequestsSlowConvergenceButNeverBreakIt() throws Exception {
         try (ReliabilityWorld w = ReliabilityWorld.start(TENANTS, PER_KIND, 1)) {
             TenantPlane plane = w.plane(Duration.ofSeconds(1), b -> { });
-            try (Syncer syncer = plane.syncer(w.syncerOptions()).start()) {
+            try (Syncer syncer = Syncer.create(plane, w.syncerOptions()).start()) {
                 assertTrue(syncer.awaitStarted(Duration.ofSeconds(10)));
                 w.awaitConverged(CONVERGE);
                 long passes = w.passes.get();
@@ -107,7 +107,7 @@ class FaultSyncerIT {
     void aStormOfConflictsOnEveryKindOfWriteIsRiddenOut() throws Exception {
         try (ReliabilityWorld w = ReliabilityWorld.start(TENANTS, PER_KIND, 2)) {
             TenantPlane plane = w.plane();
-            try (Syncer syncer = plane.syncer(w.syncerOptions()).start()) {
+            try (Syncer syncer = Syncer.create(plane, w.syncerOptions()).start()) {
                 assertTrue(syncer.awaitStarted(Duration.ofSeconds(10)));
                 w.awaitConverged(CONVERGE);
                 long passes = w.passes.get();
@@ -136,7 +136,7 @@ class FaultSyncerIT {
     void droppedWatchesResumeAndWatchesAnsweredGoneListAgain() throws Exception {
         try (ReliabilityWorld w = ReliabilityWorld.start(TENANTS, PER_KIND, 3)) {
             TenantPlane plane = w.plane();
-            try (Syncer syncer = plane.syncer(w.syncerOptions()).start()) {
+            try (Syncer syncer = Syncer.create(plane, w.syncerOptions()).start()) {
                 assertTrue(syncer.awaitStarted(Duration.ofSeconds(10)));
                 w.awaitConverged(CONVERGE);
                 long passes = w.passes.get();
@@ -190,7 +190,7 @@ class FaultSyncerIT {
     private void outage(Duration outage) throws Exception {
         try (ReliabilityWorld w = ReliabilityWorld.start(TENANTS, PER_KIND, 4)) {
             TenantPlane plane = w.plane();
-            try (Syncer syncer = plane.syncer(w.syncerOptions()).start()) {
+            try (Syncer syncer = Syncer.create(plane, w.syncerOptions()).start()) {
                 assertTrue(syncer.awaitStarted(Duration.ofSeconds(10)));
                 w.awaitConverged(CONVERGE);
                 long passes = w.passes.get();

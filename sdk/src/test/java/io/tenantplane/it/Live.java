@@ -6,7 +6,8 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.tenantplane.TenantConnector;
 import io.tenantplane.TenantPlane;
-import io.tenantplane.TenantPlaneException;
+import io.tenantplane.errors.TenantApiUnavailableException;
+import io.tenantplane.errors.TenantPlaneException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.LoadedObject;
 import io.tenantplane.model.Manifests;
@@ -182,7 +183,7 @@ final class Live implements AutoCloseable {
         return tc -> {
             ApiClient c = tenantClients.get(tc.tenant());
             if (c == null) {
-                throw new io.tenantplane.TenantApiUnavailableException("no API server for tenant " + tc.tenant());
+                throw new io.tenantplane.errors.TenantApiUnavailableException("no API server for tenant " + tc.tenant());
             }
             return c;
         };

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.tenantplane.TenantPlane;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.sync.Syncer;
@@ -64,7 +64,7 @@ class LoadSyncerIT {
                     }
                 }
             }));
-            Syncer syncer = plane.syncer(options).start();
+            Syncer syncer = Syncer.create(plane, options).start();
             long start = System.nanoTime();
             assertTrue(syncer.awaitStarted(Duration.ofSeconds(30)));
             long convergeMillis = w.awaitConverged(Duration.ofMinutes(full ? 15 : 2));

@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.json.Json;
 import io.tenantplane.migration.LiveMigration;
 import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.migration.MigrationRunner;
 import io.tenantplane.migration.Step;
 import io.tenantplane.model.TenantCluster.Mode;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import java.util.List;

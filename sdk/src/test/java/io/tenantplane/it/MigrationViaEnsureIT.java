@@ -199,7 +199,7 @@ class MigrationViaEnsureIT {
         });
         SyncerOptions options = SyncerOptions.defaults().withNamespaces(List.of(live.namespace)).withWorkers(2)
                 .withResyncPeriod(Duration.ofMinutes(10)).withMigrationRecheck(Duration.ofMillis(200));
-        try (Syncer syncer = plane.syncer(options).start()) {
+        try (Syncer syncer = Syncer.create(plane, options).start()) {
             assertTrue(syncer.awaitStarted(Duration.ofSeconds(10)));
             setMode("dedicated");
 

@@ -1,15 +1,15 @@
 package io.tenantplane.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.ConvergenceReport;
 import io.tenantplane.TenantPlane;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.json.Json;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;

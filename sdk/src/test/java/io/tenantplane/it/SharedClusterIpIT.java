@@ -118,7 +118,7 @@ class SharedClusterIpIT {
         ConvergenceReport r = live.plane().converge(live.key("dev"));
         JsonObject tenant = dev.require("Service", "default", "nginx");
         assertTrue(Json.string(tenant, "spec", "clusterIP").startsWith("10.43."), "restored with a tenant IP");
-        assertTrue(r.outcomes().stream().anyMatch(o -> o instanceof io.tenantplane.apply.Outcome.Failed f
+        assertTrue(r.outcomes().stream().anyMatch(o -> o instanceof io.tenantplane.observe.Outcome.Failed f
                 && f.decision().reason().equals(Reasons.CLUSTER_IP_FROM_HOST) && f.code() == 422
                 && f.message().contains("created again as it was")), r.outcomes()::toString);
     }

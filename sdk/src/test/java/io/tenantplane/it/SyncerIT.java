@@ -79,7 +79,7 @@ class SyncerIT {
     @Tag(Live.HOOKS)
     void aChangeOnEitherSideConvergesWithinSecondsWithoutListingAgain() throws Exception {
         dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
-        try (Syncer syncer = plane.syncer(options()).start()) {
+        try (Syncer syncer = Syncer.create(plane, options()).start()) {
             assertTrue(syncer.awaitStarted(SECONDS));
             assertTrue(Live.eventually(SECONDS, () -> onHost("Pod", "web-x-default-x-dev", o -> true)),
                     "the initial pass syncs what exists");
@@ -130,7 +130,7 @@ class SyncerIT {
         ThreadFactory recording = r -> Thread.ofVirtual().uncaughtExceptionHandler((t, e) -> uncaught.add(e))
                 .unstarted(r);
         for (int i = 0; i < 20; i++) {
-            Syncer syncer = plane.syncer(options().withThreads(recording)).start();
+            Syncer syncer = Syncer.create(plane, options().withThreads(recording)).start();
             syncer.close();
             assertFalse(syncer.isRunning());
         }
@@ -141,7 +141,7 @@ class SyncerIT {
     @Tag(Live.HOOKS)
     void closeStopsEveryThreadAndWatch() throws Exception {
         dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
-        Syncer syncer = plane.syncer(options()).start();
+        Syncer syncer = Syncer.create(plane, options()).start();
         assertTrue(syncer.awaitStarted(SECONDS));
         assertTrue(Live.eventually(SECONDS, () -> onHost("Pod", "web-x-default-x-dev", o -> true)));
         KubeApiServer host = live.requireHostServer();
@@ -169,16 +169,18 @@ class SyncerIT {
         KubeApiServer host = live.requireHostServer();
         host.faults().add(FaultRule.on("create", "events.events.k8s.io").delay(Duration.ofMillis(150)));
         dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
-        Syncer syncer = plane.syncer(options()).start();
+        Syncer syncer = Syncer.create(plane, options()).start();
         assertTrue(syncer.awaitStarted(SECONDS));
         assertTrue(Live.eventually(SECONDS, () -> onHost("Pod", "web-x-default-x-dev", o -> true)));
 
         syncer.close();
-        long atClose = host.requests().count("create", "events.events.k8s.io");
-        Thread.sleep(1_500); // what a writer still running after close() would write, at 150 ms an Event
 
-        assertTrue(atClose > 0, "the first pass made Events");
-        assertEquals(atClose, host.requests().count("create", "events.events.k8s.io"),
-                "every Event was written before close() returned, none after");
+        // Nothing can write after close() returned: no pass runs (each of the Syncer's threads has ended) and the
+        // observer holds no Event, waiting or being written (a zero-timeout flush answers at once).
+        for (Thread t : threads) {
+            assertFalse(t.isAlive(), t + " still runs after close");
+        }
+        assertTrue(plane.observer().flush(Duration.ZERO), "every Event was written before close() returned");
+        assertTrue(host.requests().count("create", "events.events.k8s.io") > 0, "the first pass made Events");
     }
 }

@@ -77,7 +77,7 @@ class SyncerRequeueIT {
         JsonObject referenced = customResource(kind);
         live.hostKube.delete(kind, live.namespace, Json.string(referenced, "metadata", "name"));
         String field = kind.equals("IsolationProfile") ? "spec.isolationProfileRef" : "spec.syncPolicyRef";
-        try (Syncer syncer = plane.syncer(options()).start()) {
+        try (Syncer syncer = Syncer.create(plane, options()).start()) {
             assertTrue(syncer.awaitStarted(PROMPTLY));
             assertTrue(Live.eventually(PROMPTLY, () -> condition(tc("dev"), "Ready")
                     .filter(c -> "InvalidSpec".equals(Json.string(c, "reason"))
@@ -98,7 +98,7 @@ class SyncerRequeueIT {
         live.createTenant("dev");
         live.tenant("qa");
         live.createTenant("qa");
-        try (Syncer syncer = plane.syncer(options()).start()) {
+        try (Syncer syncer = Syncer.create(plane, options()).start()) {
             assertTrue(syncer.awaitStarted(PROMPTLY));
             for (String t : List.of("dev", "qa")) {
                 assertTrue(Live.eventually(PROMPTLY, () -> live.hostKube.get("ResourceQuota", live.namespace,
@@ -121,7 +121,7 @@ class SyncerRequeueIT {
     @Test
     void aTenantTurnsReadyWithinSecondsOfItsControlPlaneReportingReadyReplicas() throws Exception {
         live.createTenant("dev");
-        try (Syncer syncer = plane.syncer(options()).start()) {
+        try (Syncer syncer = Syncer.create(plane, options()).start()) {
             assertTrue(syncer.awaitStarted(PROMPTLY));
             assertTrue(Live.eventually(PROMPTLY, () -> "Provisioning".equals(Json.string(tc("dev"), "status",
                     "phase"))), () -> "the tenant waits for its control plane: " + tc("dev").get("status"));
@@ -159,7 +159,7 @@ class SyncerRequeueIT {
                 overflows.incrementAndGet();
             }
         }));
-        try (Syncer syncer = plane.syncer(options().withWorkers(1).withQueueCapacity(2)).start()) {
+        try (Syncer syncer = Syncer.create(plane, options().withWorkers(1).withQueueCapacity(2)).start()) {
             assertTrue(syncer.awaitStarted(PROMPTLY));
             assertTrue(Live.eventually(PROMPTLY, () -> condition(tc("dev"), "Synced")
                     .filter(c -> "True".equals(Json.string(c, "status"))).isPresent()), "the first pass syncs");

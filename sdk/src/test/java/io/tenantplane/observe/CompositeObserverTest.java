@@ -2,7 +2,6 @@ package io.tenantplane.observe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.tenantplane.apply.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import java.time.Clock;

@@ -92,8 +92,10 @@ class ShardLeasesTest {
             for (ShardLeases r : replicas) {
                 r.round();
             }
-            // Drains run on virtual threads; let them end before the next round, as retryPeriod does for real.
-            Thread.sleep(50);
+            // Drains run on virtual threads; they end before the next round, as retryPeriod lets them for real.
+            for (ShardLeases r : replicas) {
+                r.awaitDrains();
+            }
             advance(RETRY);
         }
     }
@@ -236,7 +238,7 @@ class ShardLeasesTest {
         assertFalse(a.owns(t), "no longer owned once the renew deadline passed, before any round");
         server.faults().add(io.tenantplane.testkit.FaultRule.on("*", "leases").respond(503));
         a.round();
-        Thread.sleep(50);
+        a.awaitDrains();
         assertEquals(SHARDS, ra.lost.size(), "every shard's work was stopped as lost");
         server.faults().clear();
         rounds(2, a);

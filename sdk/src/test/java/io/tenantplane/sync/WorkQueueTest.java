@@ -134,14 +134,19 @@ class WorkQueueTest {
     @Test
     void closeReleasesWorkersWaitingForKeys() throws Exception {
         WorkQueue<String> q = queue(10, 3);
-        CompletableFuture<String> taken = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<String> taken = new CompletableFuture<>();
+        Thread worker = Thread.ofPlatform().start(() -> {
             try {
-                return q.take();
+                taken.complete(q.take());
             } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
+                taken.completeExceptionally(e);
             }
         });
-        Thread.sleep(50);
+        // Close only once the worker waits inside take(), not before it got there.
+        while (worker.getState() != Thread.State.WAITING && worker.getState() != Thread.State.TIMED_WAITING) {
+            assertFalse(taken.isDone(), "take() returned on an empty queue");
+            Thread.onSpinWait();
+        }
         q.close();
         assertNull(taken.get(2, TimeUnit.SECONDS));
         assertFalse(q.add("a"));

@@ -190,7 +190,7 @@ public class Reconciler {
                 .withThreads(Thread.ofVirtual().name("tenantplane-sync-", 0).factory())
                 .withOwnership(owns);
         try {
-            syncer = plane.syncer(options).start();
+            syncer = Syncer.create(plane, options).start();
             LOG.info(() -> "Reconciling the TenantClusters of this replica's shards in " + (settings.watchesAllNamespaces()
                     ? "all namespaces" : String.join(", ", settings.watchNamespaces())) + " with "
                     + settings.concurrency() + " workers");

@@ -3,14 +3,15 @@ package io.tenantplane.service;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.TenantPlane;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.json.Json;
+import io.tenantplane.model.Condition;
 import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.Parsed;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.RecordedDecision;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Decision;
@@ -24,8 +25,8 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -304,7 +305,7 @@ public class TenantsResource {
 
     static TenantSummary summary(JsonObject tc) {
         String mode = Json.string(tc, "spec", "mode");
-        JsonObject ready = condition(tc, "Ready");
+        JsonObject ready = condition(tc, Condition.READY);
         return new TenantSummary(Json.string(tc, "metadata", "namespace"), Json.string(tc, "metadata", "name"),
                 mode == null ? TenantCluster.Mode.SHARED.value() : mode, Json.string(tc, "status", "phase"),
                 ready != null && "True".equals(Json.string(ready, "status")),

@@ -2,8 +2,8 @@ package io.tenantplane.service;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
-import io.tenantplane.TenantApiUnavailableException;
 import io.tenantplane.TenantConnector;
+import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.testkit.KubeApiServer;
 import java.util.Map;

@@ -3,6 +3,7 @@ package io.tenantplane.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(HostServerExtension.class)
 @HelidonTest
+@AddBean(OffsetClock.class)
 @AddConfig(key = "tenantplane.shards", value = "8")
 @AddConfig(key = "tenantplane.lease.identity", value = "tenantplane-service-0")
 @AddConfig(key = "tenantplane.lease.retry-period", value = "PT0.5S")
@@ -131,7 +133,7 @@ class ServiceOnHostTest {
             loop.beat();
             assertEquals(200, target.path("/health/live").request().get().getStatus());
 
-            Thread.sleep(1500);
+            OffsetClock.advance(Duration.ofMillis(1500));
             Response stalled = target.path("/health/live").request().get();
             assertEquals(503, stalled.getStatus());
             JsonObject data = Probes.check(stalled.readEntity(JsonObject.class), "work-loops").getJsonObject("data");

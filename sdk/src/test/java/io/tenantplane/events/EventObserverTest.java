@@ -1,5 +1,6 @@
-package io.tenantplane.observe;
+package io.tenantplane.events;
 
+import io.tenantplane.observe.TenantKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,8 +10,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.json.Json;
+import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.testkit.FaultRule;

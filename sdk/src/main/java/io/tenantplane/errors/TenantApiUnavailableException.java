@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.errors;
 
 /**
  * A tenant's API cannot be reached yet: its control plane is not ready, or the kubeconfig Secret is missing or

@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.errors;
 
 /**
  * A read a pass depends on failed (the API server refused it or did not answer). The pass stops before planning, so

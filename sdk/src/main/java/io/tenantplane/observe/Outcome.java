@@ -1,4 +1,4 @@
-package io.tenantplane.apply;
+package io.tenantplane.observe;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.plan.Decision;

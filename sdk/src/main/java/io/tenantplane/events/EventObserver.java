@@ -1,13 +1,16 @@
-package io.tenantplane.observe;
+package io.tenantplane.events;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.tenantplane.apply.Applier;
-import io.tenantplane.apply.Outcome;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.json.Json;
+import io.tenantplane.observe.KubeletRequest;
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
+import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import java.nio.charset.StandardCharsets;

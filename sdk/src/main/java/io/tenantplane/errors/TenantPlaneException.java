@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.errors;
 
 /**
  * The root of tenantplane's unchecked exceptions: unexpected failures and input that cannot be used at all

@@ -1,0 +1,155 @@
+package io.tenantplane;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SDK's shape, checked rather than promised: docs/sdk.md's package table is exactly the public types, its layer
+ * order is what the imports do, no two packages import each other (directly or round a circle), and the planning
+ * packages call no API client.
+ */
+class ArchitectureTest {
+
+    private static final String ROOT = "io.tenantplane";
+    private static final JavaClasses SDK = new ClassFileImporter()
+            // The predefined DoNotIncludeTests option misses build folders named other than target/.
+            .withImportOption(location -> !location.contains("/test-classes/"))
+            .withImportOption(new ImportOption.DoNotIncludeJars())
+            .importPackages(ROOT);
+    private static final Path DOC = Path.of("..", "docs", "sdk.md");
+    private static final Pattern TICKED = Pattern.compile("`([\\w.]+)`");
+
+    private static String shortName(String pkg) {
+        return pkg.equals(ROOT) ? ROOT : pkg.substring(ROOT.length() + 1);
+    }
+
+    private static boolean ours(JavaClass c) {
+        return c.getPackageName().equals(ROOT) || c.getPackageName().startsWith(ROOT + ".");
+    }
+
+    @Test
+    void theSdkIsImportedSoTheRulesAreNotVacuous() {
+        assertTrue(SDK.size() > 200, "expected the SDK's classes on the class path, found " + SDK.size());
+    }
+
+    @Test
+    void noPackageImportsAnotherThatImportsItBack() {
+        slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass c) {
+                return ours(c) ? SliceIdentifier.of(shortName(c.getPackageName())) : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the SDK's packages, the root package included";
+            }
+        }).should().beFreeOfCycles().check(SDK);
+    }
+
+    @Test
+    void planningPackagesCallNoApiClientAndDoNotKnowTheWriters() {
+        noClasses().that().resideInAnyPackage(ROOT + ".model", ROOT + ".naming", ROOT + ".json", ROOT + ".transform",
+                        ROOT + ".plan", ROOT + ".explain", ROOT + ".isolation", ROOT + ".controlplane")
+                .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes.client.openapi..",
+                        "io.kubernetes.client.util..", "io.kubernetes.client.informer..", "okhttp3..", "java.net.http..",
+                        ROOT + ".apply", ROOT + ".sync", ROOT + ".events", ROOT + ".kubelet", ROOT + ".observe")
+                .because("a planner is a function of what was read; reading and writing happen around it")
+                .check(SDK);
+    }
+
+    /** docs/sdk.md's layer sentence: packages separated by arrows, each arrow pointing to the layer above. */
+    private static Map<String, Integer> layers() throws IOException {
+        String docs = Files.readString(DOC);
+        int start = docs.indexOf("The packages form layers");
+        assertTrue(start >= 0, "docs/sdk.md lost its layer sentence");
+        String sentence = docs.substring(docs.indexOf(':', start) + 1, docs.indexOf("\n\n", start));
+        Map<String, Integer> layer = new HashMap<>();
+        String[] parts = sentence.split("→");
+        for (int i = 0; i < parts.length; i++) {
+            Matcher m = TICKED.matcher(parts[i]);
+            while (m.find()) {
+                layer.put(m.group(1), i);
+            }
+        }
+        return layer;
+    }
+
+    @Test
+    void everyImportPointsToALowerLayerAsDocsSdkMdDraws() throws IOException {
+        Map<String, Integer> layer = layers();
+        Set<String> packages = new TreeSet<>();
+        List<String> upwards = new ArrayList<>();
+        for (JavaClass c : SDK) {
+            String from = shortName(c.getPackageName());
+            packages.add(from);
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                JavaClass target = d.getTargetClass();
+                if (!ours(target) || target.getPackageName().equals(c.getPackageName())) {
+                    continue;
+                }
+                String to = shortName(target.getPackageName());
+                Integer a = layer.get(from);
+                Integer b = layer.get(to);
+                if (a != null && b != null && b >= a) {
+                    upwards.add(from + " -> " + to + " (" + d.getDescription() + ")");
+                }
+            }
+        }
+        assertEquals(packages, new TreeSet<>(layer.keySet()), "docs/sdk.md's layers name exactly the packages");
+        assertTrue(upwards.isEmpty(), "imports that do not point to a lower layer:\n" + String.join("\n",
+                upwards.stream().distinct().limit(20).toList()));
+    }
+
+    @Test
+    void thePublicTypesAreExactlyDocsSdkMdsTable() throws IOException {
+        Map<String, Set<String>> documented = new TreeMap<>();
+        for (String line : Files.readAllLines(DOC)) {
+            if (!line.startsWith("| `io.tenantplane")) {
+                continue;
+            }
+            String[] cells = line.split("\\|");
+            Matcher pkg = TICKED.matcher(cells[1]);
+            assertTrue(pkg.find(), line);
+            Set<String> types = documented.computeIfAbsent(pkg.group(1), k -> new TreeSet<>());
+            for (int i = 2; i < cells.length; i++) {
+                Matcher m = TICKED.matcher(cells[i]);
+                while (m.find()) {
+                    types.add(m.group(1));
+                }
+            }
+        }
+        Map<String, Set<String>> actual = new TreeMap<>();
+        for (JavaClass c : SDK) {
+            if (c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC)
+                    && !c.getSimpleName().equals("package-info")) {
+                actual.computeIfAbsent(c.getPackageName(), k -> new TreeSet<>()).add(c.getSimpleName());
+            }
+        }
+        assertEquals(actual, documented, "docs/sdk.md's package table names every public type and no other");
+    }
+}
