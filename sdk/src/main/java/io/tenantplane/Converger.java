@@ -65,12 +65,8 @@ final class Converger {
      */
     static final List<String> COLLECTABLE_KINDS = SyncPolicy.SUPPORTED_KINDS.stream()
             .filter(SyncPolicy.SupportedKind::namespaced).map(SyncPolicy.SupportedKind::kind).toList();
-
-    static final String STATUS_FROM_HOST = "StatusFromHost";
     private static final ResourceKind CRD = ResourceKind.wellKnown("apiextensions.k8s.io/v1",
             "CustomResourceDefinition").orElseThrow();
-    static final String BOUND_TO_NODE = "BoundToNode";
-    static final String NODE_MIRRORED = "NodeMirrored";
 
     private final Planner planner = new Planner();
     private final Reader hostReader;
@@ -864,7 +860,8 @@ final class Converger {
             JsonObject desired = tenantObject.deepCopy();
             desired.add("status", hostStatus);
             String phase = Json.string(hostStatus, "phase");
-            Decision d = new Decision(Action.UPDATE, kind, source(tenantObject), hostRef(host), STATUS_FROM_HOST,
+            Decision d = new Decision(Action.UPDATE, kind, source(tenantObject), hostRef(host),
+                    Reasons.STATUS_FROM_HOST,
                     describe(tenantObject) + " takes the status of its host copy " + where(host)
                             + (phase == null ? "" : " (phase " + phase + ")"),
                     desired, tenantObject);
@@ -884,7 +881,7 @@ final class Converger {
             if (!mirrorNode(node, kindScope)) {
                 return tenantPod;
             }
-            Decision d = new Decision(Action.UPDATE, "Pod", source(tenantPod), hostRef(hostPod), BOUND_TO_NODE,
+            Decision d = new Decision(Action.UPDATE, "Pod", source(tenantPod), hostRef(hostPod), Reasons.BOUND_TO_NODE,
                     describe(tenantPod) + " is bound to node " + node + ", where the host scheduled its copy "
                             + where(hostPod), null, tenantPod);
             Outcome o = tenantApplier.bind(d, node);
@@ -1009,7 +1006,7 @@ final class Converger {
             boolean ok = true;
             Decision.HostRef ref = new Decision.HostRef(null, name);
             if (current.isEmpty()) {
-                Decision d = new Decision(Action.CREATE, "Node", null, ref, NODE_MIRRORED,
+                Decision d = new Decision(Action.CREATE, "Node", null, ref, Reasons.NODE_MIRRORED,
                         "tenant " + tenant + " gets Node " + name + ", mirroring the host node its pods run on",
                         desired, null);
                 Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
@@ -1023,7 +1020,7 @@ final class Converger {
                 if (NodeMirror.labelsDiffer(desired, node)) {
                     JsonObject update = node.deepCopy();
                     Json.child(update, "metadata").add("labels", Json.object(desired, "metadata", "labels").deepCopy());
-                    Decision d = new Decision(Action.UPDATE, "Node", null, ref, NODE_MIRRORED,
+                    Decision d = new Decision(Action.UPDATE, "Node", null, ref, Reasons.NODE_MIRRORED,
                             "tenant Node " + name + " takes the labels of the host node", update, node);
                     Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
                     report(o, kindScope);
@@ -1040,7 +1037,8 @@ final class Converger {
         }
 
         private void writeNodeStatus(String name, JsonObject desired, JsonObject node, Observer.PassScope kindScope) {
-            Decision d = new Decision(Action.UPDATE, "Node", null, new Decision.HostRef(null, name), NODE_MIRRORED,
+            Decision d = new Decision(Action.UPDATE, "Node", null, new Decision.HostRef(null, name),
+                    Reasons.NODE_MIRRORED,
                     "tenant Node " + name + " takes the capacity and readiness of the host node", desired, node);
             report(tenantApplier.applyStatus(d), kindScope);
         }

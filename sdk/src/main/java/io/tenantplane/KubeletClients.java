@@ -11,6 +11,7 @@ import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -26,14 +27,8 @@ import java.util.Optional;
  */
 final class KubeletClients {
 
-    static final String ISSUED = "KubeletClientIssued";
-    static final String RENEWED = "KubeletClientRenewed";
-    static final String CURRENT = "KubeletClientCurrent";
-
     private KubeletClients() {
     }
-
-    static final String CA_UNAVAILABLE = "KubeletCaUnavailable";
 
     static Decision decide(TenantKey key, String uid, TenantCluster place, KubeletEndpoint endpoint,
                            JsonObject observed, Instant now) {
@@ -41,7 +36,8 @@ final class KubeletClients {
         Optional<KubeletCa> authority = endpoint.ca();
         if (authority.isEmpty()) {
             return new Decision(Action.SKIP, "Secret", new Decision.SourceRef(place.tenant(), null, key.name(), uid),
-                    new Decision.HostRef(n.namespace(), n.kubeletClientSecret()), CA_UNAVAILABLE, "tenant "
+                    new Decision.HostRef(n.namespace(), n.kubeletClientSecret()), Reasons.KUBELET_CA_UNAVAILABLE,
+                            "tenant "
                             + place.tenant() + "'s kubelet client certificate waits for the kubelet CA, which is not "
                             + "loaded yet; the next pass issues it", null, observed);
         }
@@ -51,7 +47,7 @@ final class KubeletClients {
         Decision.HostRef host = new Decision.HostRef(n.namespace(), n.kubeletClientSecret());
         String what = "Secret " + n.namespace() + "/" + n.kubeletClientSecret();
         if (observed != null && !ProvisionPlan.owned(observed, tenant)) {
-            return new Decision(Action.CONFLICT, "Secret", source, host, ProvisionPlan.FOREIGN_OBJECT, what
+            return new Decision(Action.CONFLICT, "Secret", source, host, Reasons.FOREIGN_OBJECT, what
                     + " would hold tenant " + tenant + "'s kubelet client credential, but the host already has an "
                     + "object of that name that tenantplane does not manage for it; it is left alone, and the tenant "
                     + "API cannot call tenantplane's kubelet endpoint (kubectl logs fails in the tenant)", null,
@@ -59,7 +55,8 @@ final class KubeletClients {
         }
         String stale = observed == null ? null : staleness(observed, key, uid, ca, now);
         if (observed != null && stale == null) {
-            return new Decision(Action.UNCHANGED, "Secret", source, host, CURRENT, what + " holds a current kubelet "
+            return new Decision(Action.UNCHANGED, "Secret", source, host, Reasons.KUBELET_CLIENT_CURRENT,
+                    what + " holds a current kubelet "
                     + "client certificate of tenant " + tenant, null, observed);
         }
         KubeletCa.Credential c = ca.issueTenantClient(key, uid, endpoint.clientValidity());
@@ -88,14 +85,16 @@ final class KubeletClients {
         secret.addProperty("type", "kubernetes.io/tls");
         secret.add("data", data);
         if (observed == null) {
-            return new Decision(Action.CREATE, "Secret", source, host, ISSUED, what + ": tenantplane issues tenant "
+            return new Decision(Action.CREATE, "Secret", source, host, Reasons.KUBELET_CLIENT_ISSUED,
+                    what + ": tenantplane issues tenant "
                     + tenant + "'s kubelet client certificate, so that its API server can call the kubelet endpoint",
                     secret, null);
         }
         JsonObject body = secret.deepCopy();
         Json.child(body, "metadata").addProperty("resourceVersion", Json.string(observed, "metadata",
                 "resourceVersion"));
-        return new Decision(Action.UPDATE, "Secret", source, host, RENEWED, what + ": tenant " + tenant + "'s kubelet "
+        return new Decision(Action.UPDATE, "Secret", source, host, Reasons.KUBELET_CLIENT_RENEWED,
+                what + ": tenant " + tenant + "'s kubelet "
                 + "client certificate is issued again: " + stale, body, observed);
     }
 

@@ -6,6 +6,7 @@ import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Differences;
+import io.tenantplane.plan.Reasons;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +32,6 @@ import java.util.Objects;
  */
 final class ProvisionPlan {
 
-    // The reasons it shares with the sync planner are the same constants, so they never drift apart.
-    static final String NOT_ON_HOST = io.tenantplane.plan.Reasons.NOT_ON_HOST;
-    static final String IN_SYNC = io.tenantplane.plan.Reasons.IN_SYNC;
-    static final String OUT_OF_SYNC = "OutOfSync";
-    static final String FOREIGN_OBJECT = io.tenantplane.plan.Reasons.FOREIGN_OBJECT;
-    static final String LABELS_APPLIED = "LabelsApplied";
-    static final String HOST_OBJECT_MISSING = "HostObjectMissing";
 
     /** Fields that must be exactly as rendered, not merely contain it: what a Role grants and a binding binds. */
     private static final Map<String, String> EXACT = Map.of("Role", "rules", "RoleBinding", "subjects");
@@ -69,11 +63,11 @@ final class ProvisionPlan {
             return labelsOnly(kind, source, host, what, desired, observed);
         }
         if (observed == null) {
-            return new Decision(Action.CREATE, kind, source, host, NOT_ON_HOST,
+            return new Decision(Action.CREATE, kind, source, host, Reasons.NOT_ON_HOST,
                     what + " of tenant " + tenant + " is not on the host yet; it is created", desired, null);
         }
         if (!owned(observed, tenant)) {
-            return new Decision(Action.CONFLICT, kind, source, host, FOREIGN_OBJECT,
+            return new Decision(Action.CONFLICT, kind, source, host, Reasons.FOREIGN_OBJECT,
                     what + " is needed by tenant " + tenant + " but the host already has an object of that name that "
                             + "tenantplane does not manage for it; it is left alone and the tenant is Degraded",
                     null, observed);
@@ -86,7 +80,7 @@ final class ProvisionPlan {
             diffs.add(new Differences.Difference(exact, observed.get(exact), desired.get(exact)));
         }
         if (diffs.isEmpty()) {
-            return new Decision(Action.UNCHANGED, kind, source, host, IN_SYNC, what + " of tenant " + tenant
+            return new Decision(Action.UNCHANGED, kind, source, host, Reasons.IN_SYNC, what + " of tenant " + tenant
                     + " is as rendered", desired, observed);
         }
         JsonObject body = desired.deepCopy();
@@ -97,14 +91,14 @@ final class ProvisionPlan {
                 }
             }
         }
-        return new Decision(Action.UPDATE, kind, source, host, OUT_OF_SYNC, what + " of tenant " + tenant
+        return new Decision(Action.UPDATE, kind, source, host, Reasons.OUT_OF_SYNC, what + " of tenant " + tenant
                 + " differs from what is rendered; restoring " + Differences.summary(diffs, 3), body, observed);
     }
 
     private static Decision labelsOnly(String kind, Decision.SourceRef source, Decision.HostRef host, String what,
                                        JsonObject desired, JsonObject observed) {
         if (observed == null) {
-            return new Decision(Action.ERROR, kind, source, host, HOST_OBJECT_MISSING,
+            return new Decision(Action.ERROR, kind, source, host, Reasons.HOST_OBJECT_MISSING,
                     what + " does not exist; tenantplane only sets labels on it and does not create it", null, null);
         }
         Map<String, String> want = Json.labels(desired);
@@ -113,13 +107,13 @@ final class ProvisionPlan {
                 .filter(e -> !e.getValue().equals(have.get(e.getKey())))
                 .map(e -> e.getKey() + "=" + e.getValue()).toList();
         if (missing.isEmpty()) {
-            return new Decision(Action.UNCHANGED, kind, source, host, IN_SYNC, what + " has the labels "
+            return new Decision(Action.UNCHANGED, kind, source, host, Reasons.IN_SYNC, what + " has the labels "
                     + want.keySet() + " tenantplane sets on it", null, observed);
         }
         JsonObject body = observed.deepCopy();
         JsonObject labels = Json.child(body, "metadata", "labels");
         want.forEach(labels::addProperty);
-        return new Decision(Action.UPDATE, kind, source, host, LABELS_APPLIED, what + " gets the labels "
+        return new Decision(Action.UPDATE, kind, source, host, Reasons.LABELS_APPLIED, what + " gets the labels "
                 + String.join(", ", missing) + "; its other labels and fields are left as they are", body, observed);
     }
 }

@@ -21,19 +21,29 @@ import java.util.Objects;
  *                      deleted and this call removed what was created for it and then its finalizer
  * @param migration     the migration pass this call ran, because {@code spec.mode} differs from {@code status.mode}
  *                      or a migration is recorded in {@code status.migration}; null when the tenant is not migrating
+ * @param context       what this call read to provision the tenant, as {@link TenantPlane#context} would read it now
+ *                      (the TenantCluster as its status was left, with its SyncPolicy and IsolationProfile): hand it to
+ *                      {@link TenantPlane#converge(TenantContext)} to sync without reading them again; null when the
+ *                      tenant is gone, being deleted or invalid
  */
 public record ProvisionReport(TenantKey tenant, List<Outcome> outcomes, TenantCluster.Status status,
-                              boolean statusWritten, boolean gone, MigrationProgress migration) {
+                              boolean statusWritten, boolean gone, MigrationProgress migration, TenantContext context) {
 
     public ProvisionReport {
         Objects.requireNonNull(tenant, "tenant");
         outcomes = List.copyOf(outcomes);
     }
 
-    /** A report of a call that ran no migration pass. */
+    /** A report without a context to sync from. */
+    public ProvisionReport(TenantKey tenant, List<Outcome> outcomes, TenantCluster.Status status,
+                           boolean statusWritten, boolean gone, MigrationProgress migration) {
+        this(tenant, outcomes, status, statusWritten, gone, migration, null);
+    }
+
+    /** A report of a call that ran no migration pass, without a context to sync from. */
     public ProvisionReport(TenantKey tenant, List<Outcome> outcomes, TenantCluster.Status status,
                            boolean statusWritten, boolean gone) {
-        this(tenant, outcomes, status, statusWritten, gone, null);
+        this(tenant, outcomes, status, statusWritten, gone, null, null);
     }
 
     /**

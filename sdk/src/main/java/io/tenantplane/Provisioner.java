@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -69,7 +70,6 @@ final class Provisioner {
             "PersistentVolumeClaim", "Deployment", "ConfigMap");
 
     private final Applier applier;
-    private final Applier statusWriter;
     private final Reader reader;
     private final Resources resources;
     private final Observer observer;
@@ -95,8 +95,6 @@ final class Provisioner {
         this.kubelet = kubelet;
         this.migrations = migrations;
         this.applier = applier;
-        // Status writes re-read and recompute on a conflict themselves (see writeStatus), so one attempt each.
-        this.statusWriter = Applier.builder().client(host).observer(observer).maxAttempts(1).build();
         this.reader = reader;
         this.resources = Resources.of(host);
         this.observer = observer;
@@ -198,7 +196,7 @@ final class Provisioner {
             desired.remove("status");
             Json.child(desired, "metadata").remove("resourceVersion");
             Decision create = new Decision(Action.CREATE, TenantCluster.KIND, null,
-                    new Decision.HostRef(key.namespace(), key.name()), ProvisionPlan.NOT_ON_HOST,
+                    new Decision.HostRef(key.namespace(), key.name()), Reasons.NOT_ON_HOST,
                     "TenantCluster " + key + " does not exist; it is created", desired, null);
             Outcome o = applier.apply(create, Applier.Replanner.NONE);
             report(key, o, outcomes);
@@ -241,7 +239,7 @@ final class Provisioner {
             report(key, o, outcomes);
         }
         if (!Placement.migrationWanted(tc)) {
-            return provisionAt(key, tc, generation, r, outcomes, null);
+            return provisionAt(key, tc, json, generation, r, outcomes, null);
         }
         MigrationProgress migration = migrations.resume(key, tc);
         // The pass wrote status (and maybe switched the mode): provision from what it left.
@@ -259,11 +257,11 @@ final class Provisioner {
         if (!resolved.problems().isEmpty()) {
             return invalid(key, resolved.problems(), freshGeneration, outcomes, migration);
         }
-        return provisionAt(key, now, freshGeneration, resolved, outcomes, migration);
+        return provisionAt(key, now, fresh.get(), freshGeneration, resolved, outcomes, migration);
     }
 
     /** Applies the boundary and control plane where {@code tc}'s placement says, and writes status. */
-    private ProvisionReport provisionAt(TenantKey key, TenantCluster tc, Long generation, Resolved r,
+    private ProvisionReport provisionAt(TenantKey key, TenantCluster tc, JsonObject json, Long generation, Resolved r,
                                         List<Outcome> outcomes, MigrationProgress migration) {
         Placement placement = Placement.of(tc);
         TenantCluster place = placement.cluster();
@@ -321,7 +319,7 @@ final class Provisioner {
             // While moving, phase, Ready, mode, hostNamespace and migration are the migration runner's.
             desired.add(readyCondition);
         }
-        StatusWrite w = writeStatus(key, current -> {
+        StatusWrite w = writeStatus(key, json, current -> {
             List<Condition> conds = new ArrayList<>(desired);
             if (Conditions.find(current == null ? null : current.conditions(), Condition.SYNCED).isEmpty()) {
                 conds.add(Condition.of(Condition.SYNCED, Condition.Status.UNKNOWN, "NotSyncedYet",
@@ -343,7 +341,15 @@ final class Provisioner {
             return new TenantCluster.Status(phase, generation, merged, place.hostNamespace(), kubeconfig,
                     place.mode(), current == null ? null : current.migration());
         });
-        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration);
+        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration, context(w, r));
+    }
+
+    /** The context a pass syncs from, made of the TenantCluster as its status write left it; null when gone. */
+    private static TenantContext context(StatusWrite w, Resolved r) {
+        if (w.object() == null || !(TenantCluster.fromJson(w.object()) instanceof Parsed.Ok<TenantCluster> ok)) {
+            return null;
+        }
+        return new TenantContext(Placement.of(ok.value()).cluster(), r.policy(), r.profile());
     }
 
     /**
@@ -352,7 +358,7 @@ final class Provisioner {
      * while moving, when agents of the old place may still need it to rejoin.
      */
     private void retireJoinToken(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes) {
-        retire(key, tc, rendered, outcomes, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), "JoinTokenRetired",
+        retire(key, tc, rendered, outcomes, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
                 "holds the join token of tenant " + tc.tenant() + "'s k3s agents; in " + tc.mode().value()
                         + " mode no agent joins");
     }
@@ -367,9 +373,9 @@ final class Provisioner {
         String why = "served tenant " + tc.tenant() + "'s cluster DNS; in " + tc.mode().value()
                 + " mode its own agents run it";
         for (String kind : List.of("ConfigMap", "Deployment", "Service", "NetworkPolicy")) {
-            retire(key, tc, rendered, outcomes, kind(null, kind), names.dnsService(), "DnsRetired", why);
+            retire(key, tc, rendered, outcomes, kind(null, kind), names.dnsService(), Reasons.DNS_RETIRED, why);
         }
-        retire(key, tc, rendered, outcomes, SECRETS, names.dnsKubeconfigSecret(), "DnsRetired", why);
+        retire(key, tc, rendered, outcomes, SECRETS, names.dnsKubeconfigSecret(), Reasons.DNS_RETIRED, why);
     }
 
     /**
@@ -469,7 +475,7 @@ final class Provisioner {
         List<String> conflicts = outcomes.stream().filter(o -> o.decision().action() == Action.CONFLICT)
                 .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
         if (!conflicts.isEmpty()) {
-            return Condition.of(Condition.DEGRADED, Condition.Status.TRUE, ProvisionPlan.FOREIGN_OBJECT,
+            return Condition.of(Condition.DEGRADED, Condition.Status.TRUE, Reasons.FOREIGN_OBJECT,
                     "Objects tenantplane does not manage hold names the tenant needs: " + String.join(", ", conflicts)
                             + ". They are left alone; rename or remove them.", generation);
         }
@@ -510,6 +516,13 @@ final class Provisioner {
     void recordSynced(TenantCluster tc, ConvergenceReport report) {
         Long generation = tc.metadata().generation();
         Condition synced = synced(report, generation);
+        // The pass's context was read by this pass's ensure (or just before it): when its Synced condition already
+        // says this, there is nothing to write and nothing to read again.
+        Optional<Condition> known = Conditions.find(tc.status() == null ? null : tc.status().conditions(),
+                Condition.SYNCED);
+        if (known.isPresent() && same(known.get(), synced)) {
+            return;
+        }
         writeStatus(new TenantKey(tc.namespace(), tc.tenant()), current -> {
             TenantCluster.Status s = current == null
                     ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
@@ -517,6 +530,13 @@ final class Provisioner {
                     Conditions.merge(s.conditions(), List.of(synced), clock), s.hostNamespace(),
                     s.kubeconfigSecretRef(), s.mode(), s.migration());
         });
+    }
+
+    /** Equal but for {@code lastTransitionTime}, which merging keeps. */
+    private static boolean same(Condition a, Condition b) {
+        return a.type().equals(b.type()) && a.status() == b.status() && Objects.equals(a.reason(), b.reason())
+                && Objects.equals(a.message(), b.message())
+                && Objects.equals(a.observedGeneration(), b.observedGeneration());
     }
 
     static Condition synced(ConvergenceReport r, Long generation) {
@@ -648,7 +668,7 @@ final class Provisioner {
         String kind = Json.string(o, "kind");
         String ns = Json.string(o, "metadata", "namespace");
         String name = Json.string(o, "metadata", "name");
-        return new Decision(Action.DELETE, kind, null, new Decision.HostRef(ns, name), "TenantDeleted",
+        return new Decision(Action.DELETE, kind, null, new Decision.HostRef(ns, name), Reasons.TENANT_DELETED,
                 kind + " " + (ns == null ? "" : ns + "/") + name + " (" + what + ") is deleted with tenant " + tenant,
                 null, o);
     }
@@ -679,7 +699,7 @@ final class Provisioner {
         return new Decision(Action.UPDATE, TenantCluster.KIND, null,
                 new Decision.HostRef(Json.string(tcJson, "metadata", "namespace"),
                         Json.string(tcJson, "metadata", "name")),
-                add ? "FinalizerAdded" : "FinalizerRemoved",
+                add ? Reasons.FINALIZER_ADDED : Reasons.FINALIZER_REMOVED,
                 add ? "TenantCluster " + key + " gets finalizer " + FINALIZER + ", so that deleting it first removes "
                         + "what tenantplane created for it"
                         : "everything tenantplane created for TenantCluster " + key + " is gone; finalizer "
@@ -698,50 +718,44 @@ final class Provisioner {
         return has == add ? null : finalizer(current, add);
     }
 
-    private record StatusWrite(TenantCluster.Status status, boolean written) {
+    /** A status write: the status now, whether this wrote it, and the TenantCluster as it is now (null: gone). */
+    private record StatusWrite(TenantCluster.Status status, boolean written, JsonObject object) {
     }
 
     /**
      * Writes the status that {@code next} computes from the current one, unless it is the same. On a conflict the
      * TenantCluster is read again and the status computed again from it, so another writer's conditions survive.
      */
+    /**
+     * Writes the TenantCluster's status that {@code next} computes from the current one, through the applier's one
+     * status writer (re-read and recomputed on a conflict); a write, or a failed one, is reported as a decision.
+     */
     private StatusWrite writeStatus(TenantKey key, UnaryOperator<TenantCluster.Status> next) {
-        for (int attempt = 1; attempt <= 5; attempt++) {
-            Optional<JsonObject> json = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
-            if (json.isEmpty()) {
-                return new StatusWrite(null, false);
-            }
-            JsonElement currentJson = json.get().get("status");
-            TenantCluster.Status current = currentJson == null || !currentJson.isJsonObject() ? null
-                    : Json.gson().fromJson(currentJson, TenantCluster.Status.class);
-            TenantCluster.Status wanted = next.apply(current);
-            JsonObject wantedJson = Json.gson().toJsonTree(wanted).getAsJsonObject();
-            if (currentJson != null && wantedJson.equals(currentJson)) {
-                return new StatusWrite(wanted, false);
-            }
-            JsonObject desired = json.get().deepCopy();
-            desired.add("status", wantedJson);
-            Decision d = new Decision(Action.UPDATE, TenantCluster.KIND, null,
-                    new Decision.HostRef(key.namespace(), key.name()), "StatusUpdated",
-                    "status of TenantCluster " + key, desired, json.get());
-            Outcome o = statusWriter.applyStatus(d);
-            if (o instanceof Outcome.Applied) {
-                return new StatusWrite(wanted, true);
-            }
-            if (!(o instanceof Outcome.Failed f) || f.code() != 409) {
-                return new StatusWrite(current, false);
-            }
-            sleep(attempt);
-        }
-        return new StatusWrite(null, false);
+        return writeStatus(key, null, next);
     }
 
-    private static void sleep(int attempt) {
-        try {
-            Thread.sleep(Duration.ofMillis(50L << Math.min(attempt, 5)));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** As {@link #writeStatus(TenantKey, UnaryOperator)}, from the TenantCluster as just read (null: read it). */
+    private StatusWrite writeStatus(TenantKey key, JsonObject current, UnaryOperator<TenantCluster.Status> next) {
+        Outcome o = applier.writeStatus(TENANT_CLUSTERS, key.namespace(), key.name(), current, Reasons.STATUS_UPDATED,
+                "status of TenantCluster " + key, json -> {
+                    TenantCluster.Status now = json == null ? null
+                            : Json.gson().fromJson(json, TenantCluster.Status.class);
+                    return Json.gson().toJsonTree(next.apply(now)).getAsJsonObject();
+                });
+        if (!(o instanceof Outcome.NotWritten)) {
+            observer.decision(key, o);
         }
+        return switch (o) {
+            case Outcome.Applied a -> new StatusWrite(status(a.decision().desired()), true, a.result());
+            case Outcome.NotWritten n -> new StatusWrite(status(n.decision().desired()), false, n.decision().desired());
+            case Outcome.Failed f -> f.code() == 404 ? new StatusWrite(null, false, null)
+                    : new StatusWrite(status(f.decision().observed()), false, f.decision().observed());
+        };
+    }
+
+    private static TenantCluster.Status status(JsonObject tc) {
+        JsonElement s = tc == null ? null : tc.get("status");
+        return s == null || !s.isJsonObject() ? null : Json.gson().fromJson(s, TenantCluster.Status.class);
     }
 
     private void report(TenantKey key, Outcome o, List<Outcome> outcomes) {

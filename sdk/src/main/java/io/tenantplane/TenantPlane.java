@@ -342,7 +342,10 @@ public final class TenantPlane {
 
     /**
      * A full pass over the tenant of {@code context} (see {@link #converge(TenantKey)}), without reading the
-     * TenantCluster, policy and profile again.
+     * TenantCluster, policy and profile again. Hand it a context read for this pass ({@link ProvisionReport#context()}
+     * of the {@code ensure} just before, or {@link #context}): the {@code Synced} condition is written only when it
+     * differs from the one in the context's status, so a context kept from an earlier pass may leave a newer
+     * condition in place.
      */
     public ConvergenceReport converge(TenantContext context) {
         Objects.requireNonNull(context, "context");

@@ -1,5 +1,6 @@
 package io.tenantplane;
 
+import io.tenantplane.plan.Reasons;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,26 +59,26 @@ class KubeletClientsTest {
     static Stream<Arguments> rows() {
         KubeletCa.Credential otherUid = CA.issueTenantClient(KEY, "uid-0", Duration.ofDays(30));
         return Stream.of(
-                Arguments.of("no Secret yet", ENDPOINT, null, NOW, Action.CREATE, KubeletClients.ISSUED, null),
+                Arguments.of("no Secret yet", ENDPOINT, null, NOW, Action.CREATE, Reasons.KUBELET_CLIENT_ISSUED, null),
                 Arguments.of("CA not loaded", new KubeletEndpoint("h", 1, () -> Optional.empty(), Duration.ofDays(1)),
-                        null, NOW, Action.SKIP, KubeletClients.CA_UNAVAILABLE, "waits for the kubelet CA"),
+                        null, NOW, Action.SKIP, Reasons.KUBELET_CA_UNAVAILABLE, "waits for the kubelet CA"),
                 Arguments.of("current", ENDPOINT, stored(s -> s), NOW.plus(Duration.ofDays(10)), Action.UNCHANGED,
-                        KubeletClients.CURRENT, null),
+                        Reasons.KUBELET_CLIENT_CURRENT, null),
                 Arguments.of("a third of its life left", ENDPOINT, stored(s -> s), NOW.plus(Duration.ofDays(21)),
-                        Action.UPDATE, KubeletClients.RENEWED, "a third of its life"),
+                        Action.UPDATE, Reasons.KUBELET_CLIENT_RENEWED, "a third of its life"),
                 Arguments.of("another CA", ENDPOINT, stored(s -> withData(s, "ca.crt", OTHER_CA.certificatePem())),
-                        NOW, Action.UPDATE, KubeletClients.RENEWED, "another kubelet CA"),
+                        NOW, Action.UPDATE, Reasons.KUBELET_CLIENT_RENEWED, "another kubelet CA"),
                 Arguments.of("issued for an earlier TenantCluster of that name", ENDPOINT, stored(s -> withData(
                         withData(s, "tls.crt", otherUid.certificatePem()), "tls.key", otherUid.privateKeyPem())),
-                        NOW, Action.UPDATE, KubeletClients.RENEWED, "another TenantCluster"),
+                        NOW, Action.UPDATE, Reasons.KUBELET_CLIENT_RENEWED, "another TenantCluster"),
                 Arguments.of("unreadable certificate", ENDPOINT, stored(s -> withData(s, "tls.crt", "garbage")), NOW,
-                        Action.UPDATE, KubeletClients.RENEWED, "cannot be read"),
+                        Action.UPDATE, Reasons.KUBELET_CLIENT_RENEWED, "cannot be read"),
                 Arguments.of("drop-in edited", ENDPOINT, stored(s -> withData(s, "kubelet.yaml", "x: 1")), NOW,
-                        Action.UPDATE, KubeletClients.RENEWED, "drop-in differs"),
+                        Action.UPDATE, Reasons.KUBELET_CLIENT_RENEWED, "drop-in differs"),
                 Arguments.of("component label drifted", ENDPOINT, stored(s -> {
                     Json.child(s, "metadata", "labels").addProperty("tenantplane.io/component", "drifted");
                     return s;
-                }), NOW, Action.UPDATE, KubeletClients.RENEWED, "labels were changed"),
+                }), NOW, Action.UPDATE, Reasons.KUBELET_CLIENT_RENEWED, "labels were changed"),
                 Arguments.of("a foreign Secret of that name", ENDPOINT, JsonParser.parseString("""
                         {"apiVersion":"v1","kind":"Secret","metadata":{"name":"dev-kubelet-client",
                          "namespace":"team-dev","resourceVersion":"3"}}""").getAsJsonObject(), NOW,

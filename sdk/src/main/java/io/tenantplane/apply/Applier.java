@@ -1,5 +1,6 @@
 package io.tenantplane.apply;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.json.Json;
@@ -7,11 +8,13 @@ import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.UnaryOperator;
 
 /**
  * Executes {@link Decision}s against one API server: the only code in tenantplane that writes synced and provisioned
@@ -184,6 +187,71 @@ public final class Applier {
                     }
                     observed = fresh.body();
                 }
+            }
+        }
+    }
+
+    /**
+     * Writes the status that {@code next} computes from an object's current status, the one way tenantplane writes
+     * a status it computes (the TenantCluster's conditions and phase, a migration's progress): the object is read
+     * (unless {@code current} is given), {@code next} maps its {@code status} (null when it has none) to the status it
+     * should have, and that is written to the status subresource with the object's {@code resourceVersion} as
+     * precondition. On a conflict the object is read again and {@code next} asked again, so a status another writer
+     * changed meanwhile is built on, never overwritten; this uses the applier's attempts and backoff.
+     *
+     * @param current the object as just read, or null to read it first
+     * @param next    the desired status from the current one; called once per attempt, so it must not have effects
+     * @return {@link Outcome.NotWritten} of an {@code Unchanged} decision when the status already is what {@code next}
+     *     computes; {@link Outcome.Applied} with the object as written; {@link Outcome.Failed} (404 when the object is
+     *     gone) otherwise. Each decision carries the status computed ({@code desired}) and the object read
+     *     ({@code observed}).
+     */
+    public Outcome writeStatus(ResourceKind kind, String namespace, String name, JsonObject current, String reason,
+                               String message, UnaryOperator<JsonObject> next) {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(next, "next");
+        String path = kind.objectPath(kind.namespaced() ? namespace : null, name);
+        Decision.HostRef ref = new Decision.HostRef(kind.namespaced() ? namespace : null, name);
+        JsonObject observed = current;
+        for (int attempts = 1; ; attempts++) {
+            if (observed == null) {
+                Rest.Reply read = rest.get(path);
+                if (!read.ok()) {
+                    observer.apiError("get", kind.plural(), read.code());
+                    if (attempts >= maxAttempts || read.code() == 404 || !read.retryable()) {
+                        return failed(new Decision(Action.UPDATE, kind.kind(), null, ref, reason, message, null,
+                                null), read, attempts);
+                    }
+                    sleep(attempts);
+                    continue;
+                }
+                observed = read.body();
+            }
+            JsonElement was = observed.get("status");
+            JsonObject status = next.apply(was != null && was.isJsonObject() ? was.getAsJsonObject().deepCopy() : null);
+            JsonObject desired = observed.deepCopy();
+            desired.remove("status");
+            if (status != null) {
+                desired.add("status", status);
+            }
+            if (Objects.equals(was, desired.get("status"))) {
+                return new Outcome.NotWritten(new Decision(Action.UNCHANGED, kind.kind(), null, ref, Reasons.IN_SYNC,
+                        message + " is current", desired, observed));
+            }
+            Decision d = new Decision(Action.UPDATE, kind.kind(), null, ref, reason, message, desired, observed);
+            JsonObject body = withType(desired.deepCopy(), kind);
+            Rest.Reply reply = rest.call("PUT", path + "/status", query(), body);
+            if (reply.ok()) {
+                return new Outcome.Applied(d, reply.body(), attempts);
+            }
+            observer.apiError("update", kind.plural() + "/status", reply.code());
+            if (attempts >= maxAttempts || !reply.retryable()) {
+                return failed(d, reply, attempts);
+            }
+            sleep(attempts);
+            if (reply.code() == 409) {
+                observed = null;
             }
         }
     }

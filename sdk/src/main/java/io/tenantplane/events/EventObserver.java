@@ -13,6 +13,7 @@ import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -548,7 +549,7 @@ public final class EventObserver implements Observer, AutoCloseable {
         return new Decision(Action.CREATE, "Event", null,
                 new Decision.HostRef(Json.string(event, "metadata", "namespace"),
                         Json.string(event, "metadata", "name")),
-                "EventRecorded", "record a decision as an Event", event, null);
+                Reasons.EVENT_RECORDED, "record a decision as an Event", event, null);
     }
 
     private static Decision update(JsonObject current, long count, Instant lastObserved) {
@@ -557,7 +558,7 @@ public final class EventObserver implements Observer, AutoCloseable {
         return new Decision(Action.UPDATE, "Event", null,
                 new Decision.HostRef(Json.string(current, "metadata", "namespace"),
                         Json.string(current, "metadata", "name")),
-                "EventRepeated", "count a repeated decision in the Event's series", next, current);
+                Reasons.EVENT_REPEATED, "count a repeated decision in the Event's series", next, current);
     }
 
     private static long seriesCount(JsonObject event) {

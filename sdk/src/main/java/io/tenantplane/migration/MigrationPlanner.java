@@ -2,8 +2,8 @@ package io.tenantplane.migration;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.Agents;
+import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
@@ -17,8 +17,9 @@ import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
-import io.tenantplane.plan.PodLifecycle;
 import io.tenantplane.plan.Planner;
+import io.tenantplane.plan.PodLifecycle;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.transform.PodSecurityLevel;
 import io.tenantplane.transform.SyncRules;
@@ -144,7 +145,7 @@ public final class MigrationPlanner {
                 state = new MigrationState(recorded.to(), target, Step.PREPARE_TARGET, null);
                 boolean back = recorded.from() == target;
                 reversal = new Decision(Action.SKIP, TenantCluster.KIND, null, new Decision.HostRef(cns, tenant),
-                        back ? "MigrationReversed" : "MigrationRedirected",
+                        back ? Reasons.MIGRATION_REVERSED : Reasons.MIGRATION_REDIRECTED,
                         "spec.mode changed to " + target.value() + " while tenant " + tenant + " was moving "
                                 + recorded.from().value() + " -> " + recorded.to().value() + " at step "
                                 + recorded.step().display() + "; " + (back ? "turning back" : "changing course")
@@ -266,7 +267,8 @@ public final class MigrationPlanner {
                 rendered.add(o);
             }
             for (JsonObject o : rendered) {
-                ds.add(ensure(w, o, "Namespace".equals(Json.string(o, "kind")) ? "TargetNamespace" : "TargetBoundary",
+                ds.add(ensure(w, o, "Namespace".equals(Json.string(o, "kind"))
+                                ? Reasons.TARGET_NAMESPACE : Reasons.TARGET_BOUNDARY,
                         "part of tenant " + tenant + "'s " + target.value() + "-mode boundary in " + tns + ": "
                                 + Json.annotations(o).getOrDefault(ReverseMapping.REASON, "rendered from the profile")));
             }
@@ -280,7 +282,7 @@ public final class MigrationPlanner {
                     Json.child(desired, "spec").addProperty("unschedulable", true);
                     Json.child(desired, "metadata", "annotations").addProperty(CORDONED_BY, "migration");
                     desired.remove("status");
-                    ds.add(tenantWrite(Action.UPDATE, node, desired, "MirrorCordoned", "node mirror "
+                    ds.add(tenantWrite(Action.UPDATE, node, desired, Reasons.MIRROR_CORDONED, "node mirror "
                             + name(node) + " stands for a host node; the tenant's own scheduler, on from now, must "
                             + "not place pods there"));
                 } else if (target != Mode.PRIVATE && cordoned) {
@@ -288,7 +290,8 @@ public final class MigrationPlanner {
                     Json.child(desired, "spec").remove("unschedulable");
                     Json.child(desired, "metadata", "annotations").remove(CORDONED_BY);
                     desired.remove("status");
-                    ds.add(tenantWrite(Action.UPDATE, node, desired, "MirrorUncordoned", "node mirror " + name(node)
+                    ds.add(tenantWrite(Action.UPDATE, node, desired, Reasons.MIRROR_UNCORDONED,
+                            "node mirror " + name(node)
                             + " was cordoned by a migration to private mode that is turning back"));
                 }
             }
@@ -299,7 +302,8 @@ public final class MigrationPlanner {
             List<Wait> waits = new ArrayList<>();
             if (target == Mode.PRIVATE) {
                 for (JsonObject o : agents.render(tc, tns)) {
-                    ds.add(ensure(w, o, "AgentsStarted", Json.annotations(o).getOrDefault(ReverseMapping.REASON, "")));
+                    ds.add(ensure(w, o, Reasons.AGENTS_STARTED,
+                            Json.annotations(o).getOrDefault(ReverseMapping.REASON, "")));
                 }
             }
             w.applyAll(ds);
@@ -352,7 +356,7 @@ public final class MigrationPlanner {
                 for (JsonObject pod : round) {
                     Map<String, String> owner = owner(pod);
                     evictions.add(tenantWrite(Action.DELETE, pod, null,
-                            target == Mode.PRIVATE ? "RescheduleOnAgents" : "RescheduleOnHost",
+                            target == Mode.PRIVATE ? Reasons.RESCHEDULE_ON_AGENTS : Reasons.RESCHEDULE_ON_HOST,
                             "Pod " + Json.string(pod, "metadata", "namespace") + "/" + name(pod) + " runs on "
                                     + (target == Mode.PRIVATE ? "the host (node " : "agent node ")
                                     + Json.string(pod, "spec", "nodeName") + (target == Mode.PRIVATE ? ")" : "")
@@ -372,7 +376,7 @@ public final class MigrationPlanner {
                                 : Json.object(pod, "spec").get("terminationGracePeriodSeconds");
                         options.addProperty("gracePeriodSeconds", grace == null || grace.isJsonNull() ? 30
                                 : grace.getAsLong());
-                        StepDecision d = hostDelete(copy, "RescheduleOnAgents", "host copy of Pod "
+                        StepDecision d = hostDelete(copy, Reasons.RESCHEDULE_ON_AGENTS, "host copy of Pod "
                                 + Json.string(pod, "metadata", "namespace") + "/" + name(pod) + ": stops with the "
                                 + "tenant Pod's grace period (" + options.get("gracePeriodSeconds") + " s); the tenant "
                                 + "Pod is finalized once it is gone");
@@ -413,7 +417,8 @@ public final class MigrationPlanner {
                 if (!IsolationRenderer.COMPONENT.equals(component) || !ours(o) || wanted.contains(key(o))) {
                     continue;
                 }
-                ds.add(hostDelete(o, "BoundaryRetired", "part of the boundary of tenant " + tenant + "'s old place ("
+                ds.add(hostDelete(o, Reasons.BOUNDARY_RETIRED,
+                        "part of the boundary of tenant " + tenant + "'s old place ("
                         + Json.string(o, "metadata", "namespace") + "); the " + target.value() + "-mode boundary in "
                         + tns + " replaces it"));
             }
@@ -425,7 +430,7 @@ public final class MigrationPlanner {
             st.addProperty("hostNamespace", tns);
             boolean same = currentMode == target && tns.equals(currentNs);
             ds.add(new StepDecision(StepDecision.Api.STATUS, new Decision(same ? Action.UNCHANGED : Action.UPDATE,
-                    TenantCluster.KIND, null, new Decision.HostRef(cns, tenant), "ModeSwitched",
+                    TenantCluster.KIND, null, new Decision.HostRef(cns, tenant), Reasons.MODE_SWITCHED,
                     "status.mode " + (currentMode == null ? "-" : currentMode.value()) + " -> " + target.value()
                             + ", status.hostNamespace " + (currentNs == null ? "-" : currentNs) + " -> " + tns
                             + (target == Mode.PRIVATE ? ": from now on nothing is synced, the tenant's agents run its "
@@ -446,11 +451,12 @@ public final class MigrationPlanner {
                     List<String> foreign = w.hostIn(own).stream().filter(o -> !ours(o) && !hostDefault(o))
                             .map(o -> Json.string(o, "kind") + " " + name(o)).sorted().toList();
                     if (foreign.isEmpty()) {
-                        ds.add(hostDelete(ns, "PlacementRetired", "tenant " + tenant + "'s own namespace is empty of "
+                        ds.add(hostDelete(ns, Reasons.PLACEMENT_RETIRED,
+                                "tenant " + tenant + "'s own namespace is empty of "
                                 + "its workloads and boundary; deleting it removes what is left"));
                     } else {
                         ds.add(new StepDecision(StepDecision.Api.HOST, new Decision(Action.SKIP, "Namespace", null,
-                                new Decision.HostRef(null, own), "NamespaceKept", "namespace " + own + " holds "
+                                new Decision.HostRef(null, own), Reasons.NAMESPACE_KEPT, "namespace " + own + " holds "
                                 + "objects tenantplane does not own (" + String.join(", ", foreign) + "); it is "
                                 + "kept: delete them, or the namespace, yourself", null, ns)));
                     }
@@ -459,7 +465,8 @@ public final class MigrationPlanner {
                 summary = "delete the node mirrors: in private mode the tenant's Nodes are its agents";
                 for (JsonObject node : sortedByName(w.tenantOfKind("Node"))) {
                     if ("true".equals(Json.labels(node).get(MIRROR_LABEL))) {
-                        ds.add(tenantWrite(Action.DELETE, node, null, "MirrorRetired", "node mirror " + name(node)
+                        ds.add(tenantWrite(Action.DELETE, node, null, Reasons.MIRROR_RETIRED,
+                                "node mirror " + name(node)
                                 + " stood for a host node; no tenant Pod runs there any more"));
                     }
                 }
@@ -495,7 +502,8 @@ public final class MigrationPlanner {
                     + n.statefulSet() + "-N) are kept, the tenant API restarts once and keeps every object";
             if (same) {
                 return new StepDecision(StepDecision.Api.HOST, new Decision(Action.UNCHANGED, "StatefulSet", null,
-                        new Decision.HostRef(cns, n.statefulSet()), "AlreadyInPlace", "k3s server flags already fit "
+                        new Decision.HostRef(cns, n.statefulSet()), Reasons.ALREADY_IN_PLACE,
+                                "k3s server flags already fit "
                         + target.value() + " mode; StatefulSet " + n.statefulSet() + " is left as it is", observed,
                         observed));
             }
@@ -505,7 +513,8 @@ public final class MigrationPlanner {
             JsonObject ann = Json.child(desired, "metadata", "annotations");
             ann.addProperty(ReverseMapping.REASON, Json.annotations(rendered).getOrDefault(ReverseMapping.REASON, ""));
             return new StepDecision(StepDecision.Api.HOST, new Decision(Action.UPDATE, "StatefulSet", null,
-                    new Decision.HostRef(cns, n.statefulSet()), "ControlPlaneReconfigured", msg, desired, observed));
+                    new Decision.HostRef(cns, n.statefulSet()), Reasons.CONTROL_PLANE_RECONFIGURED,
+                            msg, desired, observed));
         }
 
         /** The sync planner's decisions for the target namespace (Skips left out: they say nothing about the move). */
@@ -530,7 +539,8 @@ public final class MigrationPlanner {
                 if (previous != null && ours(previous)) {
                     // A ClusterIP belongs to one Service at a time: the old copy gives it up first, so that the tenant
                     // Service keeps its IP (and its identity) across the move.
-                    out.add(hostDelete(previous, "ClusterIPMoves", "host copy of " + source(previous) + " in the "
+                    out.add(hostDelete(previous, Reasons.CLUSTER_IP_MOVES,
+                            "host copy of " + source(previous) + " in the "
                             + "old place gives up ClusterIP " + ip + " to its copy in " + tns + ", so the tenant "
                             + "Service keeps its IP; it routes to the Pods in " + tns + " as they become Ready"));
                 }
@@ -575,21 +585,23 @@ public final class MigrationPlanner {
             List<StepDecision> out = new ArrayList<>();
             for (JsonObject o : copies) {
                 out.add(target == Mode.PRIVATE
-                        ? hostDelete(o, "NotSyncedInPrivateMode", "host copy of " + source(o) + "; in private mode "
+                        ? hostDelete(o, Reasons.NOT_SYNCED_IN_PRIVATE_MODE,
+                                "host copy of " + source(o) + "; in private mode "
                         + "nothing is synced: the tenant's agents run its workloads")
-                        : hostDelete(o, "MovedAway", "host copy of " + source(o) + " in the old place; its copy in "
+                        : hostDelete(o, Reasons.MOVED_AWAY,
+                                "host copy of " + source(o) + " in the old place; its copy in "
                         + tns + " replaces it"));
             }
             if (target != Mode.PRIVATE) {
                 for (JsonObject o : World.sorted(inPlaces(w))) {
                     if (ours(o) && Agents.COMPONENT.equals(Json.labels(o).get(ControlPlaneRenderer.COMPONENT_LABEL))) {
-                        out.add(hostDelete(o, "AgentsRetired", "part of tenant " + tenant + "'s k3s agents; in "
+                        out.add(hostDelete(o, Reasons.AGENTS_RETIRED, "part of tenant " + tenant + "'s k3s agents; in "
                                 + target.value() + " mode the host runs the tenant's pods"));
                     }
                 }
                 for (JsonObject node : sortedByName(w.tenantOfKind("Node"))) {
                     if (agentNodes.contains(name(node))) {
-                        out.add(tenantWrite(Action.DELETE, node, null, "AgentsRetired", "Node " + name(node)
+                        out.add(tenantWrite(Action.DELETE, node, null, Reasons.AGENTS_RETIRED, "Node " + name(node)
                                 + " was one of tenant " + tenant + "'s k3s agents, which are gone"));
                     }
                 }
@@ -885,9 +897,11 @@ public final class MigrationPlanner {
             if (observed == null) {
                 d = new Decision(Action.CREATE, kind, null, ref, reason, message, desired, null);
             } else if (Subset.holds(desired, observed)) {
-                d = new Decision(Action.UNCHANGED, kind, null, ref, "AlreadyInPlace", message, desired, observed);
+                d = new Decision(Action.UNCHANGED, kind, null, ref, Reasons.ALREADY_IN_PLACE,
+                        message, desired, observed);
             } else if (!ours(observed)) {
-                d = new Decision(Action.CONFLICT, kind, null, ref, "ForeignObject", kind + " " + name + " exists and is "
+                d = new Decision(Action.CONFLICT, kind, null, ref, Reasons.FOREIGN_OBJECT,
+                        kind + " " + name + " exists and is "
                         + "not tenantplane's for tenant " + tenant + "; it is left as it is", null, observed);
             } else {
                 d = new Decision(Action.UPDATE, kind, null, ref, reason, message, desired, observed);

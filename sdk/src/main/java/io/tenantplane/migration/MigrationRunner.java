@@ -19,6 +19,7 @@ import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.transform.SyncRules;
 import java.time.Clock;
 import java.time.Duration;
@@ -49,6 +50,9 @@ import java.util.function.Consumer;
  * are never recreated. Thread-safe; run at most one pass per tenant at a time (the service's work queue does).
  */
 public final class MigrationRunner {
+
+    private static final ResourceKind TENANT_CLUSTERS = ResourceKind.wellKnown(TenantCluster.API_VERSION,
+            TenantCluster.KIND).orElseThrow();
 
     private static final List<String> HOST_KINDS = hostKinds();
     private static final List<String> OWNER_KINDS = List.of("ReplicaSet", "StatefulSet", "Job", "DaemonSet");
@@ -129,7 +133,7 @@ public final class MigrationRunner {
             }
             if (plan.rejected()) {
                 Rejection r = plan.rejection();
-                writeStatus(l, status -> conditions(l, status, Condition.of(Condition.MIGRATING, Condition.Status.FALSE,
+                writeStatus(l, status -> conditions(status, Condition.of(Condition.MIGRATING, Condition.Status.FALSE,
                         r.reason(), r.field() + ": " + r.message(), generation(l))));
                 return new MigrationProgress.Rejected(r, done);
             }
@@ -194,7 +198,7 @@ public final class MigrationRunner {
                 boolean ok = writeStatus(fresh, status -> {
                     status.remove(MigrationState.STATUS_FIELD);
                     status.addProperty("phase", TenantCluster.Phase.READY.value());
-                    conditions(fresh, status,
+                    conditions(status,
                             Condition.of(Condition.MIGRATING, Condition.Status.FALSE, "MigrationComplete", "moved from "
                                     + plan.from().value() + " to " + plan.to().value() + " mode", generation(fresh)),
                             Condition.of(Condition.READY, Condition.Status.TRUE, "MigrationComplete", "tenant "
@@ -244,44 +248,39 @@ public final class MigrationRunner {
         return writeStatus(l, status -> {
             status.add(MigrationState.STATUS_FIELD, state.toJson());
             status.addProperty("phase", TenantCluster.Phase.MIGRATING.value());
-            conditions(l, status,
+            conditions(status,
                     Condition.of(Condition.MIGRATING, Condition.Status.TRUE, reason, message, generation(l)),
                     Condition.of(Condition.READY, Condition.Status.FALSE, "Migrating", "tenant " + l.cluster.tenant()
                             + " is moving to " + state.to().value() + " mode: " + reason, generation(l)));
         });
     }
 
+    /**
+     * Writes the status {@code edit} makes of the current one through the applier's one status writer (re-read and
+     * edited again on a conflict), reports the write as a decision, and follows it in {@code l.json}.
+     */
     private boolean writeStatus(Loaded l, Consumer<JsonObject> edit) {
-        JsonObject before = Json.object(l.json, "status");
-        JsonObject status = before == null ? new JsonObject() : before.deepCopy();
-        edit.accept(status);
-        if (status.equals(before)) {
-            return true;
-        }
-        JsonObject desired = new JsonObject();
-        desired.add("status", status);
-        Decision d = new Decision(Action.UPDATE, TenantCluster.KIND, null,
-                new Decision.HostRef(l.cluster.namespace(), l.cluster.tenant()), "MigrationProgress",
-                "status of the migration of tenant " + l.cluster.tenant(), desired, l.json);
-        Outcome o = hostApplier.applyStatus(d);
+        Outcome o = hostApplier.writeStatus(TENANT_CLUSTERS, l.cluster.namespace(), l.cluster.tenant(), l.json,
+                Reasons.MIGRATION_PROGRESS, "status of the migration of tenant " + l.cluster.tenant(), status -> {
+                    JsonObject next = status == null ? new JsonObject() : status;
+                    edit.accept(next);
+                    return next;
+                });
         if (o instanceof Outcome.Applied a && a.result() != null) {
             l.json = a.result();
+        }
+        if (!(o instanceof Outcome.NotWritten)) {
+            observer.decision(new TenantKey(l.cluster.namespace(), l.cluster.tenant()), o);
         }
         return !(o instanceof Outcome.Failed);
     }
 
-    private void conditions(Loaded l, JsonObject status, Condition... desired) {
-        TenantCluster.Status st = l.cluster.status();
-        List<Condition> current = st == null ? List.of() : st.conditions();
-        Parsed<TenantCluster> now = TenantCluster.fromJson(l.json);
-        if (now instanceof Parsed.Ok<TenantCluster> ok && ok.value().status() != null) {
-            current = ok.value().status().conditions();
-        }
+    /** Merges {@code desired} into the conditions of {@code status} (as it is now, re-read on a conflict). */
+    private void conditions(JsonObject status, Condition... desired) {
+        TenantCluster.Status now = Json.gson().fromJson(status, TenantCluster.Status.class);
+        List<Condition> current = now == null || now.conditions() == null ? List.of() : now.conditions();
         List<Condition> merged = Conditions.merge(current, List.of(desired), clock);
-        TenantCluster carrier = new TenantCluster(TenantCluster.API_VERSION, TenantCluster.KIND, null, null,
-                new TenantCluster.Status(null, null, merged, null, null, null));
-        JsonElement conds = Json.object(carrier.toJson(), "status").get("conditions");
-        status.add("conditions", conds);
+        status.add("conditions", Json.gson().toJsonTree(merged));
     }
 
     private static Long generation(Loaded l) {
@@ -321,7 +320,7 @@ public final class MigrationRunner {
     }
 
     private Loaded load(TenantKey key, ApiClient tenantClient) {
-        ResourceKind tcKind = ResourceKind.wellKnown(TenantCluster.API_VERSION, TenantCluster.KIND).orElseThrow();
+        ResourceKind tcKind = TENANT_CLUSTERS;
         JsonObject json = hostReads.get(tcKind, key.namespace(), key.name())
                 .orElseThrow(() -> new ReadFailedException("get TenantCluster " + key, 404, "not found"));
         TenantCluster tc = switch (TenantCluster.fromJson(json)) {

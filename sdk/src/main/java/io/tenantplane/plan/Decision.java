@@ -4,7 +4,9 @@ import com.google.gson.JsonObject;
 import java.util.Objects;
 
 /**
- * One planned action on one host object, with the reason for it.
+ * One planned action on one host object, with the reason for it. The reason is one of {@link Reasons}: a
+ * decision with any other is refused when it is made, so every reason in an Event, a metric or {@code explain} is
+ * documented.
  *
  * @param action   what happens
  * @param kind     the Kubernetes kind, e.g. {@code Pod}
@@ -26,6 +28,10 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(message, "message");
+        if (!Reasons.isRegistered(reason)) {
+            throw new IllegalArgumentException("reason " + reason + " is not registered: every reason a decision "
+                    + "carries is a constant of Reasons, with its meaning in Reasons.all() and docs/explain.md");
+        }
     }
 
     /** Identity of a tenant object: tenant, virtual namespace (null for cluster-scoped kinds) and name. */

@@ -3,6 +3,7 @@ package io.tenantplane.plan;
 import io.tenantplane.transform.TransformResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The stable machine reasons of {@link Decision}s. They appear in Events, metrics, {@code explain} output and the
@@ -98,7 +99,9 @@ public final class Reasons {
     public static final String MANAGED_BY_HOST = TransformResult.MANAGED_BY_HOST;
     /** Skip: the object belongs to the tenant's own control plane (Service default/kubernetes, token Secrets). */
     public static final String TENANT_ONLY = TransformResult.TENANT_ONLY;
-    /** Conflict: the host name is taken by an object tenantplane does not manage for this tenant. Nothing is written. */
+    /**
+     * Conflict: the host name is taken by an object tenantplane does not manage for this tenant. Nothing is written.
+     */
     public static final String FOREIGN_OBJECT = "ForeignObject";
     /** Conflict: two tenant objects map to one host name (a hash collision). Nothing is written. */
     public static final String NAME_COLLISION = "NameCollision";
@@ -111,7 +114,9 @@ public final class Reasons {
     public static final String POD_SECURITY_VIOLATION = TransformResult.POD_SECURITY_VIOLATION;
     /** Error: the Service type is not among the isolation profile's allowed types. */
     public static final String SERVICE_TYPE_NOT_ALLOWED = TransformResult.SERVICE_TYPE_NOT_ALLOWED;
-    /** Error: a field that would reach outside the tenant (Service externalIPs, NetworkPolicy namespaceSelector, ...). */
+    /**
+     * Error: a field that would reach outside the tenant (Service externalIPs, NetworkPolicy namespaceSelector, ...).
+     */
     public static final String FIELD_NOT_ALLOWED = TransformResult.FIELD_NOT_ALLOWED;
     /**
      * Error: an Endpoints/EndpointSlice address that is neither one of the tenant's own host pods nor inside a CIDR
@@ -119,18 +124,209 @@ public final class Reasons {
      */
     public static final String ENDPOINT_ADDRESS_NOT_ALLOWED = TransformResult.ENDPOINT_ADDRESS_NOT_ALLOWED;
 
+    /**
+     * Update (provisioning): A rendered object (boundary, control plane, tenant DNS) differs from what is rendered now;
+     * it is put back.
+     */
+    public static final String OUT_OF_SYNC = "OutOfSync";
+    /**
+     * Update (provisioning): The host namespace lacks the labels the isolation profile sets (Pod Security, tenant
+     * labels); they are added, other labels are kept.
+     */
+    public static final String LABELS_APPLIED = "LabelsApplied";
+    /**
+     * Error (provisioning): An object the boundary must label (the host namespace) does not exist; create it, or let
+     * tenantplane create the tenant's own namespace.
+     */
+    public static final String HOST_OBJECT_MISSING = "HostObjectMissing";
+    /**
+     * Update (provisioning): The TenantCluster's status (conditions, phase, host namespace, kubeconfig reference)
+     * changed and is written.
+     */
+    public static final String STATUS_UPDATED = "StatusUpdated";
+    /**
+     * Update (provisioning): The finalizer tenantplane.io/cleanup is added, so that deleting the TenantCluster waits
+     * until what was made for it is removed.
+     */
+    public static final String FINALIZER_ADDED = "FinalizerAdded";
+    /**
+     * Update (provisioning): Everything made for a deleted TenantCluster is gone; the finalizer is removed and the API
+     * server deletes it.
+     */
+    public static final String FINALIZER_REMOVED = "FinalizerRemoved";
+    /**
+     * Delete (provisioning): The TenantCluster is being deleted; an object rendered for it (with its labels) is
+     * removed.
+     */
+    public static final String TENANT_DELETED = "TenantDeleted";
+    /**
+     * Delete (provisioning): The control plane no longer publishes a join token (it left private mode with a sqlite
+     * datastore); the Secret holding it is deleted.
+     */
+    public static final String JOIN_TOKEN_RETIRED = "JoinTokenRetired";
+    /**
+     * Delete (provisioning): A tenant in private mode runs cluster DNS on its own agents; the tenant DNS rendered for
+     * shared or dedicated mode is deleted.
+     */
+    public static final String DNS_RETIRED = "DnsRetired";
+    /**
+     * Create (provisioning): A shared or dedicated tenant's API server gets its client certificate for tenantplane's
+     * kubelet endpoint.
+     */
+    public static final String KUBELET_CLIENT_ISSUED = "KubeletClientIssued";
+    /**
+     * Update (provisioning): The tenant's kubelet client certificate is issued again: a third of its life is left, or
+     * its CA, uid, drop-in or labels changed.
+     */
+    public static final String KUBELET_CLIENT_RENEWED = "KubeletClientRenewed";
+    /** Unchanged (provisioning): The stored kubelet client certificate is current; nothing is written. */
+    public static final String KUBELET_CLIENT_CURRENT = "KubeletClientCurrent";
+    /** Skip (provisioning): The kubelet CA is not loaded yet; the next pass issues the certificate. */
+    public static final String KUBELET_CA_UNAVAILABLE = "KubeletCaUnavailable";
+    /**
+     * Update (tenant): The status of a synced object (a Pod's phase, conditions and IPs; a Service's load balancer) is
+     * copied from its host copy to the tenant object.
+     */
+    public static final String STATUS_FROM_HOST = "StatusFromHost";
+    /**
+     * Update (tenant): The host scheduled the host copy of a tenant Pod; the tenant Pod is bound (pods/binding) to the
+     * node mirror of that host node.
+     */
+    public static final String BOUND_TO_NODE = "BoundToNode";
+    /**
+     * Create, Update (tenant): A host node runs a tenant Pod: the tenant gets a Node of that name mirroring its labels,
+     * capacity, addresses and Ready condition (and, with a kubelet endpoint, that endpoint as its kubelet).
+     */
+    public static final String NODE_MIRRORED = "NodeMirrored";
+    /**
+     * Create, Update (migration): The host namespace of the tenant's new place (dedicated or private mode) is made,
+     * labelled as its boundary says.
+     */
+    public static final String TARGET_NAMESPACE = "TargetNamespace";
+    /**
+     * Create, Update (migration): Part of the boundary in the new place (NetworkPolicies, quota, limits,
+     * ServiceAccount, Role) is made before anything moves there.
+     */
+    public static final String TARGET_BOUNDARY = "TargetBoundary";
+    /**
+     * Create (migration): Part of the tenant's k3s agents (a move to private mode) is made, so the tenant's own nodes
+     * can run its Pods.
+     */
+    public static final String AGENTS_STARTED = "AgentsStarted";
+    /** Unchanged (migration): An object the move needs is already as it must be; nothing is written. */
+    public static final String ALREADY_IN_PLACE = "AlreadyInPlace";
+    /**
+     * Update (migration): The control plane's StatefulSet gets the k3s server flags of the target mode (e.g. its own
+     * scheduler and agents in private mode).
+     */
+    public static final String CONTROL_PLANE_RECONFIGURED = "ControlPlaneReconfigured";
+    /**
+     * Update (migration, tenant): A node mirror standing for a host node is cordoned in a move to private mode, so the
+     * tenant's own scheduler places nothing there.
+     */
+    public static final String MIRROR_CORDONED = "MirrorCordoned";
+    /**
+     * Update (migration, tenant): A mirror cordoned by a move to private mode that is turning back is schedulable
+     * again.
+     */
+    public static final String MIRROR_UNCORDONED = "MirrorUncordoned";
+    /**
+     * Delete (migration): A tenant Pod running on the host (and its host copy) is deleted with its grace period so that
+     * its controller recreates it on the tenant's agents.
+     */
+    public static final String RESCHEDULE_ON_AGENTS = "RescheduleOnAgents";
+    /**
+     * Delete (migration, tenant): A tenant Pod running on an agent is deleted so that its controller recreates it,
+     * synced to the host.
+     */
+    public static final String RESCHEDULE_ON_HOST = "RescheduleOnHost";
+    /**
+     * Delete (migration): Part of the boundary of the old place is removed; the boundary of the new place replaces it.
+     */
+    public static final String BOUNDARY_RETIRED = "BoundaryRetired";
+    /**
+     * Update, Unchanged (migration): status.mode and status.hostNamespace become the target's: from now on passes sync
+     * (or not) there.
+     */
+    public static final String MODE_SWITCHED = "ModeSwitched";
+    /**
+     * Delete (migration): The tenant's own host namespace of the old place is empty of its workloads and boundary, and
+     * is deleted.
+     */
+    public static final String PLACEMENT_RETIRED = "PlacementRetired";
+    /**
+     * Skip (migration): The old place's own namespace holds objects tenantplane does not own; it is kept, for its owner
+     * to delete.
+     */
+    public static final String NAMESPACE_KEPT = "NamespaceKept";
+    /**
+     * Delete (migration, tenant): A node mirror standing for a host node runs no tenant Pod any more after a move to
+     * private mode, and is deleted.
+     */
+    public static final String MIRROR_RETIRED = "MirrorRetired";
+    /**
+     * Delete (migration): The old host copy of a tenant Service gives up its ClusterIP so its copy in the new place can
+     * take it: the tenant Service keeps its IP.
+     */
+    public static final String CLUSTER_IP_MOVES = "ClusterIPMoves";
+    /**
+     * Delete (migration): A host copy in the old place is removed: in private mode nothing is synced, the tenant's
+     * agents run its workloads.
+     */
+    public static final String NOT_SYNCED_IN_PRIVATE_MODE = "NotSyncedInPrivateMode";
+    /** Delete (migration): A host copy in the old place is removed once its copy in the new place replaces it. */
+    public static final String MOVED_AWAY = "MovedAway";
+    /**
+     * Delete (migration): Part of the tenant's k3s agents (and their Nodes in the tenant) is removed in a move out of
+     * private mode.
+     */
+    public static final String AGENTS_RETIRED = "AgentsRetired";
+    /**
+     * Update (migration): status.migration and the Migrating condition record the step reached, so an interrupted move
+     * resumes there.
+     */
+    public static final String MIGRATION_PROGRESS = "MigrationProgress";
+    /**
+     * Skip (migration): spec.mode went back to the mode the tenant was moving from; the move turns back from the step
+     * it reached.
+     */
+    public static final String MIGRATION_REVERSED = "MigrationReversed";
+    /**
+     * Skip (migration): spec.mode changed to a third mode during a move; the move goes on to the new target from the
+     * step it reached.
+     */
+    public static final String MIGRATION_REDIRECTED = "MigrationRedirected";
+    /**
+     * Create (Events): A decision is recorded as a new Kubernetes Event (events.k8s.io/v1) regarding the TenantCluster.
+     */
+    public static final String EVENT_RECORDED = "EventRecorded";
+    /**
+     * Update (Events): A decision repeated within the series interval raises the series.count of its Event instead of
+     * making a new one.
+     */
+    public static final String EVENT_REPEATED = "EventRepeated";
+
+    private static final Set<String> REGISTERED = Set.copyOf(all().keySet());
+
     private Reasons() {
+    }
+
+    /** True when {@code reason} is one of these constants. */
+    public static boolean isRegistered(String reason) {
+        return REGISTERED.contains(reason);
     }
 
     /** Every reason with its meaning, in the order above. */
     public static Map<String, String> all() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(NOT_ON_HOST, "Create: the host copy does not exist yet.");
-        m.put(SOURCE_CHANGED, "Update: the desired host object changed (tenant object, SyncPolicy or isolation profile).");
+        m.put(SOURCE_CHANGED, "Update: the desired host object changed (tenant object, SyncPolicy or isolation "
+                + "profile).");
         m.put(DRIFT_CORRECTED, "Update: the host copy was edited on the host; the edit is undone.");
         m.put(IN_SYNC, "Unchanged: the host copy already equals the desired object.");
         m.put(SOURCE_DELETED, "Delete: the tenant object is gone or being deleted; its host copy is an orphan.");
-        m.put(SOURCE_REPLACED, "Delete: the tenant Pod was recreated under the same name; the old host Pod goes first.");
+        m.put(SOURCE_REPLACED, "Delete: the tenant Pod was recreated under the same name; the old host Pod goes "
+                + "first.");
         m.put(KIND_NOT_SYNCED, "Skip or Delete: the SyncPolicy does not copy this kind to the host (any more).");
         m.put(NAMESPACE_EXCLUDED, "Skip or Delete: the kind's namespace filter excludes the virtual namespace.");
         m.put(SELECTOR_MISMATCH, "Skip or Delete: the kind's label selector does not match the object.");
@@ -148,7 +344,8 @@ public final class Reasons {
         m.put(TenantTokens.ISSUED, "Create: the token Secret of a synced Pod, minted by the tenant API.");
         m.put(TenantTokens.REFRESHED, "Update: the tokens of a synced Pod reached 80% of their life.");
         m.put(TenantTokens.UNUSED, "Delete: no host Pod mounts the token Secret any more.");
-        m.put(NODE_MIRROR_UNUSED, "Delete: a tenant Node mirroring a host node has no tenant Pod bound to it any more.");
+        m.put(NODE_MIRROR_UNUSED, "Delete: a tenant Node mirroring a host node has no tenant Pod bound to it any "
+                + "more.");
         m.put(STATEFULSET_REPLACED, "Delete: a rendered StatefulSet changed in a field it cannot change; deleted "
                 + "orphaning its pods, created again by the next pass.");
         m.put(KIND_NOT_ALLOWED, "Skip: the custom kind is not in the installation's allow-list, or is cluster-scoped "
@@ -173,6 +370,85 @@ public final class Reasons {
         m.put(FIELD_NOT_ALLOWED, "Error: a field that would reach outside the tenant.");
         m.put(ENDPOINT_ADDRESS_NOT_ALLOWED, "Error: an endpoint address that is not one of the tenant's own pods or "
                 + "an allowed CIDR.");
+        m.put(OUT_OF_SYNC, "Update (provisioning): A rendered object (boundary, control plane, tenant DNS) differs "
+                + "from what is rendered now; it is put back.");
+        m.put(LABELS_APPLIED, "Update (provisioning): The host namespace lacks the labels the isolation profile sets "
+                + "(Pod Security, tenant labels); they are added, other labels are kept.");
+        m.put(HOST_OBJECT_MISSING, "Error (provisioning): An object the boundary must label (the host namespace) does "
+                + "not exist; create it, or let tenantplane create the tenant's own namespace.");
+        m.put(STATUS_UPDATED, "Update (provisioning): The TenantCluster's status (conditions, phase, host namespace, "
+                + "kubeconfig reference) changed and is written.");
+        m.put(FINALIZER_ADDED, "Update (provisioning): The finalizer tenantplane.io/cleanup is added, so that "
+                + "deleting the TenantCluster waits until what was made for it is removed.");
+        m.put(FINALIZER_REMOVED, "Update (provisioning): Everything made for a deleted TenantCluster is gone; the "
+                + "finalizer is removed and the API server deletes it.");
+        m.put(TENANT_DELETED, "Delete (provisioning): The TenantCluster is being deleted; an object rendered for it "
+                + "(with its labels) is removed.");
+        m.put(JOIN_TOKEN_RETIRED, "Delete (provisioning): The control plane no longer publishes a join token (it left "
+                + "private mode with a sqlite datastore); the Secret holding it is deleted.");
+        m.put(DNS_RETIRED, "Delete (provisioning): A tenant in private mode runs cluster DNS on its own agents; the "
+                + "tenant DNS rendered for shared or dedicated mode is deleted.");
+        m.put(KUBELET_CLIENT_ISSUED, "Create (provisioning): A shared or dedicated tenant's API server gets its "
+                + "client certificate for tenantplane's kubelet endpoint.");
+        m.put(KUBELET_CLIENT_RENEWED, "Update (provisioning): The tenant's kubelet client certificate is issued "
+                + "again: a third of its life is left, or its CA, uid, drop-in or labels changed.");
+        m.put(KUBELET_CLIENT_CURRENT, "Unchanged (provisioning): The stored kubelet client certificate is current; "
+                + "nothing is written.");
+        m.put(KUBELET_CA_UNAVAILABLE, "Skip (provisioning): The kubelet CA is not loaded yet; the next pass issues "
+                + "the certificate.");
+        m.put(STATUS_FROM_HOST, "Update (tenant): The status of a synced object (a Pod's phase, conditions and IPs; a "
+                + "Service's load balancer) is copied from its host copy to the tenant object.");
+        m.put(BOUND_TO_NODE, "Update (tenant): The host scheduled the host copy of a tenant Pod; the tenant Pod is "
+                + "bound (pods/binding) to the node mirror of that host node.");
+        m.put(NODE_MIRRORED, "Create, Update (tenant): A host node runs a tenant Pod: the tenant gets a Node of that "
+                + "name mirroring its labels, capacity, addresses and Ready condition (and, with a kubelet endpoint, "
+                + "that endpoint as its kubelet).");
+        m.put(TARGET_NAMESPACE, "Create, Update (migration): The host namespace of the tenant's new place (dedicated "
+                + "or private mode) is made, labelled as its boundary says.");
+        m.put(TARGET_BOUNDARY, "Create, Update (migration): Part of the boundary in the new place (NetworkPolicies, "
+                + "quota, limits, ServiceAccount, Role) is made before anything moves there.");
+        m.put(AGENTS_STARTED, "Create (migration): Part of the tenant's k3s agents (a move to private mode) is made, "
+                + "so the tenant's own nodes can run its Pods.");
+        m.put(ALREADY_IN_PLACE, "Unchanged (migration): An object the move needs is already as it must be; nothing is "
+                + "written.");
+        m.put(CONTROL_PLANE_RECONFIGURED, "Update (migration): The control plane's StatefulSet gets the k3s server "
+                + "flags of the target mode (e.g. its own scheduler and agents in private mode).");
+        m.put(MIRROR_CORDONED, "Update (migration, tenant): A node mirror standing for a host node is cordoned in a "
+                + "move to private mode, so the tenant's own scheduler places nothing there.");
+        m.put(MIRROR_UNCORDONED, "Update (migration, tenant): A mirror cordoned by a move to private mode that is "
+                + "turning back is schedulable again.");
+        m.put(RESCHEDULE_ON_AGENTS, "Delete (migration): A tenant Pod running on the host (and its host copy) is "
+                + "deleted with its grace period so that its controller recreates it on the tenant's agents.");
+        m.put(RESCHEDULE_ON_HOST, "Delete (migration, tenant): A tenant Pod running on an agent is deleted so that "
+                + "its controller recreates it, synced to the host.");
+        m.put(BOUNDARY_RETIRED, "Delete (migration): Part of the boundary of the old place is removed; the boundary "
+                + "of the new place replaces it.");
+        m.put(MODE_SWITCHED, "Update, Unchanged (migration): status.mode and status.hostNamespace become the "
+                + "target's: from now on passes sync (or not) there.");
+        m.put(PLACEMENT_RETIRED, "Delete (migration): The tenant's own host namespace of the old place is empty of "
+                + "its workloads and boundary, and is deleted.");
+        m.put(NAMESPACE_KEPT, "Skip (migration): The old place's own namespace holds objects tenantplane does not "
+                + "own; it is kept, for its owner to delete.");
+        m.put(MIRROR_RETIRED, "Delete (migration, tenant): A node mirror standing for a host node runs no tenant Pod "
+                + "any more after a move to private mode, and is deleted.");
+        m.put(CLUSTER_IP_MOVES, "Delete (migration): The old host copy of a tenant Service gives up its ClusterIP so "
+                + "its copy in the new place can take it: the tenant Service keeps its IP.");
+        m.put(NOT_SYNCED_IN_PRIVATE_MODE, "Delete (migration): A host copy in the old place is removed: in private "
+                + "mode nothing is synced, the tenant's agents run its workloads.");
+        m.put(MOVED_AWAY, "Delete (migration): A host copy in the old place is removed once its copy in the new place "
+                + "replaces it.");
+        m.put(AGENTS_RETIRED, "Delete (migration): Part of the tenant's k3s agents (and their Nodes in the tenant) is "
+                + "removed in a move out of private mode.");
+        m.put(MIGRATION_PROGRESS, "Update (migration): status.migration and the Migrating condition record the step "
+                + "reached, so an interrupted move resumes there.");
+        m.put(MIGRATION_REVERSED, "Skip (migration): spec.mode went back to the mode the tenant was moving from; the "
+                + "move turns back from the step it reached.");
+        m.put(MIGRATION_REDIRECTED, "Skip (migration): spec.mode changed to a third mode during a move; the move goes "
+                + "on to the new target from the step it reached.");
+        m.put(EVENT_RECORDED, "Create (Events): A decision is recorded as a new Kubernetes Event (events.k8s.io/v1) "
+                + "regarding the TenantCluster.");
+        m.put(EVENT_REPEATED, "Update (Events): A decision repeated within the series interval raises the "
+                + "series.count of its Event instead of making a new one.");
         return m;
     }
 }

@@ -390,15 +390,17 @@ public final class Syncer implements AutoCloseable {
         Optional<TenantContext> ctx;
         TenantState state;
         try {
+            ProvisionReport p = null;
             if (options.provision()) {
-                ProvisionReport p = plane.ensure(key);
+                p = plane.ensure(key);
                 if (p.gone()) {
                     forget(key);
                     return true;
                 }
             }
             try {
-                ctx = plane.context(key);
+                // What ensure read is the context, unless it had none to give (being deleted, invalid).
+                ctx = p != null && p.context() != null ? Optional.of(p.context()) : plane.context(key);
             } catch (TenantPlaneException e) {
                 // The TenantCluster or what it references is invalid: ensure() has said so in its status.
                 LOG.log(System.Logger.Level.DEBUG, "tenant " + key + " cannot be synced: " + e.getMessage());

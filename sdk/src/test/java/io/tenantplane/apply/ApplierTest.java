@@ -14,6 +14,7 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.tenantplane.json.Json;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.testkit.FaultRule;
 import io.tenantplane.testkit.KubeApiServer;
 import java.time.Duration;
@@ -49,7 +50,16 @@ class ApplierTest {
     }
 
     private static Decision decision(Action action, String name, JsonObject desired, JsonObject observed) {
-        return new Decision(action, "ConfigMap", null, new Decision.HostRef("default", name), "Test", "test",
+        String reason = switch (action) {
+            case CREATE -> Reasons.NOT_ON_HOST;
+            case UPDATE -> Reasons.SOURCE_CHANGED;
+            case UNCHANGED -> Reasons.IN_SYNC;
+            case DELETE -> Reasons.SOURCE_DELETED;
+            case SKIP -> Reasons.KIND_NOT_SYNCED;
+            case CONFLICT -> Reasons.FOREIGN_OBJECT;
+            case ERROR -> Reasons.INVALID_SOURCE;
+        };
+        return new Decision(action, "ConfigMap", null, new Decision.HostRef("default", name), reason, "test",
                 desired, observed);
     }
 

@@ -14,6 +14,7 @@ import io.tenantplane.json.Json;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.testkit.KubeApiServer;
 import io.tenantplane.testkit.RequestLog;
 import java.time.Duration;
@@ -109,6 +110,10 @@ class ProvisionIT {
         assertEquals("False", Json.string(c.get("Degraded"), "status"));
         assertEquals("Unknown", Json.string(c.get("Synced"), "status"));
         assertEquals("ReplicasNotReady", Json.string(c.get("ControlPlaneReady"), "reason"));
+        // The status write is a decision like any other: reported, so it is in the ring (and an Event, a metric).
+        assertTrue(plane.decisions(live.key("dev"), 100).stream().anyMatch(d -> d.outcome().decision().reason()
+                .equals(Reasons.STATUS_UPDATED) && d.outcome() instanceof io.tenantplane.observe.Outcome.Applied),
+                "the status write is reported");
         String isolatedSince = Json.string(c.get("IsolationApplied"), "lastTransitionTime");
 
         controlPlaneBecomesReady("dev");

@@ -1,0 +1,61 @@
+package io.tenantplane.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.tenantplane.ConvergenceReport;
+import io.tenantplane.ProvisionReport;
+import io.tenantplane.TenantPlane;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.testkit.KubeApiServer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The requests of one full pass over a converged tenant, as the Syncer runs it ({@code ensure}, then {@code converge}
+ * from the context ensure read): the TenantCluster, its SyncPolicy and its IsolationProfile are each read once, and
+ * nothing is written.
+ */
+@Tag(Live.HOOKS)
+class FullPassReadsIT {
+
+    @Test
+    void aConvergedTenantsFullPassReadsItsResourcesOnceAndWritesNothing() {
+        try (Live live = Live.start(true)) {
+            live.createTenant("dev");
+            Kube dev = live.tenant("dev");
+            dev.create(SyncIT.pod("default", "web", Map.of("app", "web")));
+            TenantPlane plane = live.plane();
+            TenantKey key = live.key("dev");
+            KubeApiServer host = live.requireHostServer();
+            for (int i = 0; i < 3; i++) {
+                ProvisionReport p = plane.ensure(key);
+                plane.converge(p.context());
+            }
+            assertTrue(plane.observer().flush(Duration.ofSeconds(10)), "the Events of the passes before");
+            host.requests().reset();
+            live.tenantServer("dev").requests().reset();
+
+            ProvisionReport p = plane.ensure(key);
+            assertNotNull(p.context(), "ensure hands on what it read for the pass");
+            ConvergenceReport r = plane.converge(p.context());
+            assertTrue(plane.observer().flush(Duration.ofSeconds(10)));
+
+            assertTrue(r.converged(), r::toString);
+            Map<String, Long> reads = new TreeMap<>();
+            for (String resource : new String[] {"tenantclusters.tenantplane.io", "syncpolicies.tenantplane.io",
+                    "isolationprofiles.tenantplane.io"}) {
+                reads.put(resource, host.requests().count("get", resource) + host.requests().count("list", resource));
+            }
+            assertEquals(Map.of("isolationprofiles.tenantplane.io", 1L, "syncpolicies.tenantplane.io", 1L,
+                    "tenantclusters.tenantplane.io", 1L), reads, "each read once; all requests: "
+                    + host.requests().entries());
+            assertEquals(0, host.requests().writes(), () -> "nothing written: " + host.requests().entries());
+            assertEquals(0, live.tenantServer("dev").requests().writes());
+        }
+    }
+}
