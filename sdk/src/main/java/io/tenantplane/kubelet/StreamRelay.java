@@ -116,42 +116,30 @@ final class StreamRelay {
         String[] lastStatus = new String[1];
         Thread reader = Thread.ofVirtual().name("tenantplane-kubelet-spdy").start(() -> {
             try {
-                Spdy.Frame f;
-                while ((f = in.read()) != null) {
-                    tracker.progress();
-                    if (f instanceof Spdy.Control c) {
-                        switch (c.type()) {
-                            case Spdy.SYN_STREAM -> {
-                                String type = c.headers().getOrDefault("streamtype", "");
-                                types.put(c.stream(), type);
-                                out.synReply(c.stream(), Map.of(), false);
-                                if (streams.putIfAbsent(type, c.stream()) == null && expected.contains(type)) {
-                                    ready.countDown();
-                                }
-                            }
-                            case Spdy.PING -> out.ping(c.value());
-                            case Spdy.RST_STREAM, Spdy.GOAWAY -> {
-                                if (c.type() == Spdy.GOAWAY || "error".equals(types.get(c.stream()))) {
-                                    done.complete(new Result(101, "CallerClosed", "the caller closed the "
-                                            + "connection"));
-                                    return;
-                                }
-                            }
-                            default -> {
-                                // SETTINGS, WINDOW_UPDATE, HEADERS: nothing to do (no flow control, see Spdy)
-                            }
+                relay(in, out, tracker, new Frames() {
+                    @Override
+                    public void stream(Spdy.Control syn) {
+                        String type = syn.headers().getOrDefault("streamtype", "");
+                        types.put(syn.stream(), type);
+                        if (streams.putIfAbsent(type, syn.stream()) == null && expected.contains(type)) {
+                            ready.countDown();
                         }
-                    } else if (f instanceof Spdy.Data d) {
+                    }
+
+                    @Override
+                    public boolean reset(Spdy.Control c) {
+                        return c.type() != Spdy.GOAWAY && !"error".equals(types.get(c.stream()));
+                    }
+
+                    @Override
+                    public void data(Spdy.Data d) throws Exception {
                         String type = types.getOrDefault(d.stream(), "");
                         WebSocket ws = upstream.getNow(null);
                         if (ws == null) {
                             ws = upstream.get(STREAM_CREATION_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
                         }
                         if (d.bytes().length > 0 && (type.equals("stdin") || type.equals("resize"))) {
-                            byte[] msg = new byte[d.bytes().length + 1];
-                            msg[0] = (byte) (type.equals("stdin") ? 0 : 4);
-                            System.arraycopy(d.bytes(), 0, msg, 1, d.bytes().length);
-                            ws.send(ByteString.of(msg));
+                            ws.send(channel(type.equals("stdin") ? 0 : 4, d.bytes()));
                         }
                         if (d.fin() && type.equals("stdin")
                                 && hostProtocol.get(STREAM_CREATION_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
@@ -159,7 +147,8 @@ final class StreamRelay {
                             ws.send(ByteString.of((byte) 255, (byte) 0));
                         }
                     }
-                }
+                });
+                // The caller ended the connection, or reset its error stream or sent GOAWAY.
                 done.complete(new Result(101, "CallerClosed", "the caller closed the connection"));
             } catch (Exception e) {
                 done.complete(new Result(101, "CallerGone", "the caller's connection ended: " + e.getMessage()));
@@ -305,6 +294,60 @@ final class StreamRelay {
         }
     }
 
+    // ------------------------------------------------------------ the caller's frames
+
+    /** What a relay does with the caller's SPDY frames; {@link #relay} answers PINGs and SYN_STREAMs itself. */
+    private interface Frames {
+        /** A stream the caller opened (already answered with SYN_REPLY). */
+        void stream(Spdy.Control syn) throws Exception;
+
+        /** A RST_STREAM or GOAWAY: false ends the relay. */
+        boolean reset(Spdy.Control c) throws Exception;
+
+        /** Bytes (and maybe the end) of one of the caller's streams. */
+        void data(Spdy.Data d) throws Exception;
+    }
+
+    /**
+     * Reads the caller's frames until its connection ends (true) or {@code frames} ends the relay (false). Every frame
+     * counts as progress of the stream; SETTINGS, WINDOW_UPDATE and HEADERS need nothing (no flow control, see
+     * {@link Spdy}).
+     */
+    private static boolean relay(Spdy.Reader in, Spdy.Writer out, Stream tracker, Frames frames) throws Exception {
+        Spdy.Frame f;
+        while ((f = in.read()) != null) {
+            tracker.progress();
+            if (f instanceof Spdy.Control c) {
+                switch (c.type()) {
+                    case Spdy.SYN_STREAM -> {
+                        out.synReply(c.stream(), Map.of(), false);
+                        frames.stream(c);
+                    }
+                    case Spdy.PING -> out.ping(c.value());
+                    case Spdy.RST_STREAM, Spdy.GOAWAY -> {
+                        if (!frames.reset(c)) {
+                            return false;
+                        }
+                    }
+                    default -> {
+                        // nothing to do
+                    }
+                }
+            } else if (f instanceof Spdy.Data d) {
+                frames.data(d);
+            }
+        }
+        return true;
+    }
+
+    /** A WebSocket message of the Kubernetes stream protocols: the channel byte, then the bytes. */
+    private static ByteString channel(int channel, byte[] bytes) {
+        byte[] msg = new byte[bytes.length + 1];
+        msg[0] = (byte) channel;
+        System.arraycopy(bytes, 0, msg, 1, bytes.length);
+        return ByteString.of(msg);
+    }
+
     // ------------------------------------------------------------ port-forward
 
     static Result portForward(Exchange ex, Stream tracker, String hostNs, String hostPod, ApiClient host,
@@ -315,67 +358,60 @@ final class StreamRelay {
         Spdy.Reader in = new Spdy.Reader(ex.in);
         Map<Integer, String[]> streamInfo = new HashMap<>();  // stream id -> {type, requestid, port}
         Map<String, Forward> forwards = new HashMap<>();
-        int connections = 0;
+        int[] connections = {0};
         try {
-            Spdy.Frame f;
-            while ((f = in.read()) != null) {
-                tracker.progress();
-                if (f instanceof Spdy.Control c) {
-                    switch (c.type()) {
-                        case Spdy.SYN_STREAM -> {
-                            String type = c.headers().getOrDefault("streamtype", "");
-                            String request = c.headers().getOrDefault("requestid", "");
-                            String port = c.headers().getOrDefault("port", "");
-                            streamInfo.put(c.stream(), new String[] {type, request, port});
-                            out.synReply(c.stream(), Map.of(), false);
-                            Forward fw = forwards.computeIfAbsent(request, r -> new Forward());
-                            if (type.equals("error")) {
-                                fw.errorStream = c.stream();
-                            } else if (type.equals("data")) {
-                                fw.dataStream = c.stream();
-                            }
-                            if (fw.dataStream != 0 && fw.errorStream != 0 && fw.ws == null) {
-                                connections++;
-                                fw.ws = openForward(host, http, hostNs, hostPod, port, fw, out, tracker);
-                            }
-                        }
-                        case Spdy.PING -> out.ping(c.value());
-                        case Spdy.GOAWAY -> {
-                            return new Result(101, "Forwarded", connections + " connection(s) forwarded");
-                        }
-                        case Spdy.RST_STREAM -> {
-                            String[] info = streamInfo.get(c.stream());
-                            Forward fw = info == null ? null : forwards.get(info[1]);
-                            if (fw != null && fw.ws != null) {
-                                fw.ending = true;
-                                fw.ws.close(1000, null);
-                            }
-                        }
-                        default -> {
-                            // SETTINGS, WINDOW_UPDATE, HEADERS: nothing to do
-                        }
+            relay(in, out, tracker, new Frames() {
+                @Override
+                public void stream(Spdy.Control syn) {
+                    String type = syn.headers().getOrDefault("streamtype", "");
+                    String request = syn.headers().getOrDefault("requestid", "");
+                    String port = syn.headers().getOrDefault("port", "");
+                    streamInfo.put(syn.stream(), new String[] {type, request, port});
+                    Forward fw = forwards.computeIfAbsent(request, r -> new Forward());
+                    if (type.equals("error")) {
+                        fw.errorStream = syn.stream();
+                    } else if (type.equals("data")) {
+                        fw.dataStream = syn.stream();
                     }
-                } else if (f instanceof Spdy.Data d) {
+                    if (fw.dataStream != 0 && fw.errorStream != 0 && fw.ws == null) {
+                        connections[0]++;
+                        fw.ws = openForward(host, http, hostNs, hostPod, port, fw, out, tracker);
+                    }
+                }
+
+                @Override
+                public boolean reset(Spdy.Control c) {
+                    if (c.type() == Spdy.GOAWAY) {
+                        return false;
+                    }
+                    String[] info = streamInfo.get(c.stream());
+                    Forward fw = info == null ? null : forwards.get(info[1]);
+                    if (fw != null && fw.ws != null) {
+                        fw.ending = true;
+                        fw.ws.close(1000, null);
+                    }
+                    return true;
+                }
+
+                @Override
+                public void data(Spdy.Data d) {
                     String[] info = streamInfo.get(d.stream());
                     Forward fw = info == null ? null : forwards.get(info[1]);
                     if (fw == null || fw.ws == null || !"data".equals(info[0])) {
-                        continue;
+                        return;
                     }
                     if (d.bytes().length > 0) {
-                        byte[] msg = new byte[d.bytes().length + 1];
-                        msg[0] = 0;
-                        System.arraycopy(d.bytes(), 0, msg, 1, d.bytes().length);
-                        fw.ws.send(ByteString.of(msg));
+                        fw.ws.send(channel(0, d.bytes()));
                     }
                     if (d.fin()) {
                         fw.ending = true;
                         fw.ws.close(1000, null);
                     }
                 }
-            }
-            return new Result(101, "Forwarded", connections + " connection(s) forwarded");
-        } catch (IOException e) {
-            return new Result(101, "CallerGone", "the caller's connection ended after " + connections
+            });
+            return new Result(101, "Forwarded", connections[0] + " connection(s) forwarded");
+        } catch (Exception e) {
+            return new Result(101, "CallerGone", "the caller's connection ended after " + connections[0]
                     + " connection(s): " + e.getMessage());
         } finally {
             for (Forward fw : forwards.values()) {

@@ -66,6 +66,16 @@ final class CelRules {
                     dev.cel.extensions.CelExtensions.optional(), dev.cel.extensions.CelExtensions.comprehensions())
             .addFunctionBindings(KubernetesCelLibrary.bindings())
             .build();
+    /**
+     * The literal checks the base environment runs after type-checking from 1.29 ({@code cel.ASTValidators} in
+     * {@code base.go}): duration, timestamp and regex literals (RE2; {@link LiteralArguments}) and homogeneous list
+     * and map literals (except within {@code format}).
+     */
+    private static final dev.cel.validator.CelValidator LITERALS = dev.cel.validator.CelValidatorFactory
+            .standardCelValidatorBuilder(COMPILER, RUNTIME)
+            .addAstValidators(LiteralArguments.INSTANCE,
+                    dev.cel.validator.validators.HomogeneousLiteralValidator.newInstance("format"))
+            .build();
     /** Compiled programs by expression (the variables are dyn, so the text alone decides the program). */
     private static final Map<String, Compiled> CACHE = new ConcurrentHashMap<>();
 
@@ -79,6 +89,10 @@ final class CelRules {
         return CACHE.computeIfAbsent(expression, e -> {
             try {
                 CelAbstractSyntaxTree ast = COMPILER.compile(e).getAst();
+                dev.cel.common.CelValidationResult literals = LITERALS.validate(ast);
+                if (literals.hasError()) {
+                    return new Compiled(null, literals.getErrorString());
+                }
                 return new Compiled(RUNTIME.createProgram(ast), null);
             } catch (CelValidationException ex) {
                 return new Compiled(null, ex.getMessage());

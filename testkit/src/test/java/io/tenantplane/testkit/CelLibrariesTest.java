@@ -81,4 +81,32 @@ class CelLibrariesTest {
         assertEquals(1, causes.size(), causes::toString);
         assertTrue(causes.get(0).message().contains("compilation failed"), causes::toString);
     }
+
+    /**
+     * The literal checks of the base environment from 1.29 (cel-go {@code cel.ASTValidators}): a literal the rule
+     * could never use is a compile error, so the CRD is refused when written, not when an object is.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "self.name.matches('(a)\\\\1') | invalid matches argument",
+            "self.name.matches('(?=a)') | invalid matches argument",
+            "duration('1x') > duration('1s') | invalid duration argument",
+            "timestamp('yesterday') < timestamp('2026-01-01T00:00:00Z') | invalid timestamp argument",
+            "[1, 'a'].size() == 2 | expected type 'int' but found 'string'"})
+    void aLiteralTheRuleCouldNeverUseRefusesTheCrd(String rule, String message) {
+        List<ApiError.Cause> causes = run(rule, "{\"name\":\"a\"}");
+        assertEquals(1, causes.size(), causes::toString);
+        assertTrue(causes.get(0).message().contains("compilation failed"), causes::toString);
+        assertTrue(causes.get(0).message().contains(message), causes::toString);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "self.name.matches('^[a-z]+$')",
+            "duration('90s') > duration('1m')",
+            "timestamp('2026-01-01T00:00:00Z') > timestamp('2025-01-01T00:00:00Z')",
+            "self.name.matches(self.name)"})
+    void literalsTheServerAcceptsCompile(String rule) {
+        assertEquals(List.of(), run(rule, "{\"name\":\"a\"}"), rule);
+    }
 }
