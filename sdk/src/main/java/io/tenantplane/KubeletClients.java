@@ -11,6 +11,7 @@ import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.ProvisionPlan;
 import io.tenantplane.plan.Reasons;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -30,6 +30,7 @@ import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.ProvisionPlan;
 import io.tenantplane.plan.Reasons;
 import java.time.Clock;
 import java.time.Duration;

@@ -19,6 +19,7 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.PodLifecycle;
+import io.tenantplane.plan.ProvisionPlan;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.transform.PodSecurityLevel;
@@ -893,19 +894,15 @@ public final class MigrationPlanner {
             String name = Json.string(desired, "metadata", "name");
             JsonObject observed = w.host(kind, ns, name);
             Decision.HostRef ref = new Decision.HostRef(ns, name);
-            Decision d;
-            if (observed == null) {
-                d = new Decision(Action.CREATE, kind, null, ref, reason, message, desired, null);
-            } else if (Subset.holds(desired, observed)) {
-                d = new Decision(Action.UNCHANGED, kind, null, ref, Reasons.ALREADY_IN_PLACE,
-                        message, desired, observed);
-            } else if (!ours(observed)) {
-                d = new Decision(Action.CONFLICT, kind, null, ref, Reasons.FOREIGN_OBJECT,
-                        kind + " " + name + " exists and is "
-                        + "not tenantplane's for tenant " + tenant + "; it is left as it is", null, observed);
-            } else {
-                d = new Decision(Action.UPDATE, kind, null, ref, reason, message, desired, observed);
-            }
+            // The provisioning rule, ownership first: a foreign object holding the name is a Conflict however much of
+            // the rendered object it holds, and an object tenantplane only labels (the shared namespace) gets labels.
+            Decision p = ProvisionPlan.decide(tenant, cns + "/" + tenant, desired, observed);
+            Decision d = switch (p.action()) {
+                case CREATE, UPDATE -> new Decision(p.action(), kind, null, ref, reason, message, p.desired(), observed);
+                case UNCHANGED -> new Decision(Action.UNCHANGED, kind, null, ref, Reasons.ALREADY_IN_PLACE, message,
+                        p.desired() != null ? p.desired() : desired, observed);
+                default -> p;
+            };
             return new StepDecision(StepDecision.Api.HOST, d);
         }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.json.Json;
@@ -16,7 +17,9 @@ import io.tenantplane.model.TenantCluster.Mode;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -168,6 +171,37 @@ class MigrationPlannerTest {
         assertEquals("NamespaceKept", cleanup.reason());
         assertTrue(cleanup.message().contains("ConfigMap someone-elses"), cleanup.message());
         assertTrue(plan.deletions().stream().noneMatch(d -> d.decision().kind().equals("Namespace")));
+    }
+
+    /**
+     * The target boundary is judged by provisioning's rule ({@code ProvisionPlan}): ownership first, then difference.
+     * A foreign object holding a boundary name is a Conflict, one of the tenant's that differs is put back, one as
+     * rendered is left alone.
+     */
+    @Test
+    void theNewPlacesBoundaryIsJudgedByTheProvisioningRule() {
+        MigrationPlan clean = planner.plan(snapshot(Mode.SHARED, Mode.DEDICATED, null, List.of(), List.of()));
+        List<Decision> rendered = clean.steps().get(0).decisions().stream().map(StepDecision::decision).toList();
+        JsonObject foreign = rendered.stream().filter(d -> d.host().name().equals("dev-default-deny")).findFirst()
+                .orElseThrow().desired().deepCopy();
+        foreign.getAsJsonObject("metadata").remove("labels");
+        JsonObject drifted = rendered.stream().filter(d -> d.host().name().equals("dev-allow-dns")).findFirst()
+                .orElseThrow().desired().deepCopy();
+        drifted.getAsJsonObject("spec").add("egress", new JsonArray());
+        JsonObject same = rendered.stream().filter(d -> d.kind().equals("ServiceAccount")).findFirst()
+                .orElseThrow().desired().deepCopy();
+
+        MigrationPlan plan = planner.plan(snapshot(Mode.SHARED, Mode.DEDICATED, null, List.of(),
+                List.of(foreign, drifted, same)));
+        Map<String, Decision> by = new HashMap<>();
+        plan.steps().get(0).decisions().forEach(d -> by.put(d.decision().host().name(), d.decision()));
+
+        assertEquals(Action.CONFLICT, by.get("dev-default-deny").action(), by.get("dev-default-deny")::toString);
+        assertEquals("ForeignObject", by.get("dev-default-deny").reason());
+        assertEquals(Action.UPDATE, by.get("dev-allow-dns").action(), by.get("dev-allow-dns")::toString);
+        assertEquals("TargetBoundary", by.get("dev-allow-dns").reason());
+        assertEquals(Action.UNCHANGED, by.get("dev-workload").action(), by.get("dev-workload")::toString);
+        assertEquals("AlreadyInPlace", by.get("dev-workload").reason());
     }
 
     @Test

@@ -1,12 +1,8 @@
-package io.tenantplane;
+package io.tenantplane.plan;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.ReverseMapping;
-import io.tenantplane.plan.Action;
-import io.tenantplane.plan.Decision;
-import io.tenantplane.plan.Differences;
-import io.tenantplane.plan.Reasons;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +10,8 @@ import java.util.Objects;
 
 /**
  * Decides, for one rendered object of a tenant's isolation boundary or control plane, what to do with the host
- * object of that name: a pure function, like the sync {@code Planner}.
+ * object of that name: a pure function, like the sync {@link Planner}. Provisioning and the migration planner decide
+ * with it, so both judge an object by the same rule: ownership first, then difference.
  *
  * <ul>
  *   <li>Objects tenantplane owns carry {@code managed-by=tenantplane} and {@code tenant=<tenant>}: absent, they are
@@ -30,8 +27,7 @@ import java.util.Objects;
  *       left over from an earlier rendering (e.g. the join token of private mode) is removed.</li>
  * </ul>
  */
-final class ProvisionPlan {
-
+public final class ProvisionPlan {
 
     /** Fields that must be exactly as rendered, not merely contain it: what a Role grants and a binding binds. */
     private static final Map<String, String> EXACT = Map.of("Role", "rules", "RoleBinding", "subjects");
@@ -40,7 +36,7 @@ final class ProvisionPlan {
     }
 
     /** True when {@code desired} is an object tenantplane owns for {@code tenant}. */
-    static boolean owned(JsonObject desired, String tenant) {
+    public static boolean owned(JsonObject desired, String tenant) {
         Map<String, String> l = Json.labels(desired);
         return ReverseMapping.MANAGED_BY_VALUE.equals(l.get(ReverseMapping.MANAGED_BY))
                 && tenant.equals(l.get(ReverseMapping.TENANT));
@@ -52,7 +48,7 @@ final class ProvisionPlan {
      * @param tenantCluster {@code namespace/name} of the TenantCluster, for the decision's source
      * @param observed      the host object now, or null when absent
      */
-    static Decision decide(String tenant, String tenantCluster, JsonObject desired, JsonObject observed) {
+    public static Decision decide(String tenant, String tenantCluster, JsonObject desired, JsonObject observed) {
         String kind = Objects.requireNonNull(Json.string(desired, "kind"), "kind");
         String ns = Json.string(desired, "metadata", "namespace");
         String name = Json.string(desired, "metadata", "name");
