@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Reader;
+import io.tenantplane.apply.Retries;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.events.EventObserver;
@@ -92,7 +93,7 @@ public final class TenantPlane {
         List<Observer> all = new ArrayList<>();
         all.add(ring);
         if (b.hostClient != null && b.recordEvents) {
-            this.events = EventObserver.builder().client(b.hostClient).clock(b.clock)
+            this.events = EventObserver.builder().client(b.hostClient).clock(b.clock).retries(b.retries)
                     .reportingInstance(b.reportingInstance).shards(b.shards).build();
             all.add(events);
         } else {
@@ -101,17 +102,15 @@ public final class TenantPlane {
         all.addAll(b.observers);
         this.observer = Observer.composite(all.toArray(Observer[]::new));
         if (b.hostClient != null) {
-            int attempts = b.maxAttempts;
-            Duration initial = b.initialBackoff;
-            Duration max = b.maxBackoff;
+            Retries retries = b.retries;
             java.util.function.Function<ApiClient, Applier> appliers = client -> Applier.builder().client(client)
-                    .observer(observer).maxAttempts(attempts).backoff(initial, max).build();
+                    .observer(observer).retries(retries).build();
             this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
             this.hostReader = new Reader(b.hostClient);
             this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
                     b.hostWriteRate, b.kubeletEndpoint, b.allowedKinds);
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
-                    .retries(attempts, initial, max).build();
+                    .retries(retries.maxAttempts(), retries.initialBackoff(), retries.maxBackoff()).build();
             TenantConnector tenants = this.connector;
             MigrationRunner runner = this.migrationRunner;
             this.provisioner = new Provisioner(b.hostClient, appliers.apply(b.hostClient), hostReader, observer, clock,
@@ -505,9 +504,7 @@ public final class TenantPlane {
         private boolean recordEvents = true;
         private String reportingInstance = "tenantplane";
         private int shards;
-        private int maxAttempts = 5;
-        private Duration initialBackoff = Duration.ofMillis(100);
-        private Duration maxBackoff = Duration.ofSeconds(2);
+        private Retries retries = Retries.DEFAULT;
         private int writeConcurrency = 1;
         private io.tenantplane.apply.WriteRate hostWriteRate = io.tenantplane.apply.WriteRate.unlimited();
         private io.tenantplane.kubelet.KubeletEndpoint kubeletEndpoint;
@@ -631,21 +628,7 @@ public final class TenantPlane {
          *                                  {@code maxBackoff} is less than {@code initialBackoff}
          */
         public Builder retries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
-            }
-            Objects.requireNonNull(initialBackoff, "initialBackoff");
-            Objects.requireNonNull(maxBackoff, "maxBackoff");
-            if (initialBackoff.isNegative()) {
-                throw new IllegalArgumentException("initialBackoff must not be negative, got " + initialBackoff);
-            }
-            if (maxBackoff.compareTo(initialBackoff) < 0) {
-                throw new IllegalArgumentException("maxBackoff " + maxBackoff + " is less than initialBackoff "
-                        + initialBackoff);
-            }
-            this.maxAttempts = maxAttempts;
-            this.initialBackoff = initialBackoff;
-            this.maxBackoff = maxBackoff;
+            this.retries = new Retries(maxAttempts, initialBackoff, maxBackoff);
             return this;
         }
 

@@ -484,9 +484,9 @@ public final class Applier {
         private ApiClient client;
         private Resources resources;
         private Observer observer = Observer.NOOP;
-        private int maxAttempts = 5;
-        private Duration initialBackoff = Duration.ofMillis(100);
-        private Duration maxBackoff = Duration.ofSeconds(2);
+        private int maxAttempts = Retries.DEFAULT.maxAttempts();
+        private Duration initialBackoff = Retries.DEFAULT.initialBackoff();
+        private Duration maxBackoff = Retries.DEFAULT.maxBackoff();
         private String fieldManager = "tenantplane";
 
         private Builder() {
@@ -516,11 +516,7 @@ public final class Applier {
          * @throws IllegalArgumentException when {@code maxAttempts} is less than 1
          */
         public Builder maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
-            }
-            this.maxAttempts = maxAttempts;
-            return this;
+            return retries(new Retries(maxAttempts, initialBackoff, maxBackoff));
         }
 
         /**
@@ -530,16 +526,15 @@ public final class Applier {
          * @throws IllegalArgumentException when {@code initial} is negative or {@code max} is less than {@code initial}
          */
         public Builder backoff(Duration initial, Duration max) {
-            Objects.requireNonNull(initial, "initial");
-            Objects.requireNonNull(max, "max");
-            if (initial.isNegative()) {
-                throw new IllegalArgumentException("initial backoff must not be negative, got " + initial);
-            }
-            if (max.compareTo(initial) < 0) {
-                throw new IllegalArgumentException("max backoff " + max + " is less than initial backoff " + initial);
-            }
-            this.initialBackoff = initial;
-            this.maxBackoff = max;
+            return retries(new Retries(maxAttempts, initial, max));
+        }
+
+        /** Attempts and backoff at once (default {@link Retries#DEFAULT}). */
+        public Builder retries(Retries retries) {
+            Objects.requireNonNull(retries, "retries");
+            this.maxAttempts = retries.maxAttempts();
+            this.initialBackoff = retries.initialBackoff();
+            this.maxBackoff = retries.maxBackoff();
             return this;
         }
 

@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.Retries;
 import io.tenantplane.json.Json;
 import io.tenantplane.observe.KubeletRequest;
 import io.tenantplane.observe.Observer;
@@ -113,8 +114,7 @@ public final class EventObserver implements Observer, AutoCloseable {
     private final int shards;
 
     private EventObserver(Builder b) {
-        this.applier = Applier.builder().client(b.client).maxAttempts(3)
-                .backoff(Duration.ofMillis(50), Duration.ofMillis(500)).build();
+        this.applier = Applier.builder().client(b.client).retries(b.retries).build();
         this.customObjects = new CustomObjectsApi(b.client);
         this.clock = b.clock;
         this.reportingController = b.reportingController;
@@ -679,6 +679,8 @@ public final class EventObserver implements Observer, AutoCloseable {
 
     /** Configures an {@link EventObserver}. Not thread-safe; {@link #build()} copies the configuration. */
     public static final class Builder {
+        /** Event writes are retried briefly by default: an Event that cannot be written is counted, not waited for. */
+        private Retries retries = new Retries(3, Duration.ofMillis(50), Duration.ofMillis(500));
         private ApiClient client;
         private Clock clock;
         private String reportingController = "tenantplane.io/tenantplane";
@@ -776,6 +778,12 @@ public final class EventObserver implements Observer, AutoCloseable {
                 throw new IllegalArgumentException("queueCapacity must be at least 1, got " + queueCapacity);
             }
             this.queueCapacity = queueCapacity;
+            return this;
+        }
+
+        /** How a refused Event write is tried again (default 3 attempts, 50 ms doubled up to 500 ms). */
+        public Builder retries(Retries retries) {
+            this.retries = Objects.requireNonNull(retries, "retries");
             return this;
         }
 

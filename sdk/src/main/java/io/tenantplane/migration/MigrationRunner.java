@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.Retries;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.Condition;
@@ -449,18 +450,10 @@ public final class MigrationRunner {
          * @throws IllegalArgumentException when {@code maxAttempts} is less than 1 or the backoffs are inconsistent
          */
         public Builder retries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
-            }
-            Objects.requireNonNull(initialBackoff, "initialBackoff");
-            Objects.requireNonNull(maxBackoff, "maxBackoff");
-            if (initialBackoff.isNegative() || maxBackoff.compareTo(initialBackoff) < 0) {
-                throw new IllegalArgumentException("backoff must satisfy 0 <= initial <= max, got initial "
-                        + initialBackoff + " and max " + maxBackoff);
-            }
-            this.maxAttempts = maxAttempts;
-            this.initialBackoff = initialBackoff;
-            this.maxBackoff = maxBackoff;
+            Retries r = new Retries(maxAttempts, initialBackoff, maxBackoff);
+            this.maxAttempts = r.maxAttempts();
+            this.initialBackoff = r.initialBackoff();
+            this.maxBackoff = r.maxBackoff();
             return this;
         }
 

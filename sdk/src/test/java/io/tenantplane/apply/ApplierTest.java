@@ -173,6 +173,6 @@ class ApplierTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Applier.builder().maxAttempts(0)).getMessage()
                 .contains("maxAttempts"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Applier.builder()
-                .backoff(Duration.ofSeconds(2), Duration.ofSeconds(1))).getMessage().contains("max backoff"));
+                .backoff(Duration.ofSeconds(2), Duration.ofSeconds(1))).getMessage().contains("maxBackoff"));
     }
 }

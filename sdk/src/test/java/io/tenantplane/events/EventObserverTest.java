@@ -10,6 +10,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
+import io.tenantplane.apply.Retries;
 import io.tenantplane.json.Json;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
@@ -26,6 +27,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Event names, and the writer against the in-process API server: off the caller's thread, combined, bounded. */
 class EventObserverTest {
@@ -93,6 +96,19 @@ class EventObserverTest {
         assertNotEquals(a, EventObserver.eventName(dev, d(Action.CONFLICT, "NameCollision", "web-x-default-x-dev")));
         assertNotEquals(a, EventObserver.eventName(dev, d(Action.CREATE, "NotOnHost", "web-x-default-x-dev")));
         assertNotEquals(a, EventObserver.eventName(dev, d(Action.CONFLICT, "ForeignObject", "other-x-default-x-dev")));
+    }
+
+    /** The retry policy given (the front door passes its own) decides how often a refused Event write is tried. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 4})
+    void aRefusedEventWriteIsTriedAsItsRetryPolicySays(int attempts) {
+        server.faults().add(FaultRule.on("create", "events.events.k8s.io").respond(503));
+        EventObserver events = observer().retries(new Retries(attempts, Duration.ZERO, Duration.ZERO)).build();
+        events.decision(new TenantKey("team-dev", "dev"), created("a"));
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+        assertEquals(attempts, server.requests().count("create", "events.events.k8s.io"));
+        assertEquals(1, events.failedWrites());
+        events.close();
     }
 
     @Test
