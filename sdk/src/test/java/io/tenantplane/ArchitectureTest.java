@@ -120,6 +120,25 @@ class ArchitectureTest {
                 }
             }
         }
+        // Imports only Javadoc uses leave no trace in the classes; the source's import lines obey the layers too.
+        Pattern importLine = Pattern.compile("(?m)^import (?:static )?io\\.tenantplane\\.((?:[a-z]+\\.)*)[A-Z]");
+        try (var files = Files.walk(Path.of("src", "main", "java", "io", "tenantplane"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String src = Files.readString(f);
+                Matcher pkg = Pattern.compile("(?m)^package ([\\w.]+);").matcher(src);
+                assertTrue(pkg.find(), f.toString());
+                String from = shortName(pkg.group(1));
+                Matcher m = importLine.matcher(src);
+                while (m.find()) {
+                    String to = m.group(1).isEmpty() ? ROOT : m.group(1).substring(0, m.group(1).length() - 1);
+                    Integer a = layer.get(from);
+                    Integer b = layer.get(to);
+                    if (!to.equals(from) && a != null && b != null && b >= a) {
+                        upwards.add(from + " -> " + to + " (import in " + f.getFileName() + ")");
+                    }
+                }
+            }
+        }
         assertEquals(packages, new TreeSet<>(layer.keySet()), "docs/sdk.md's layers name exactly the packages");
         assertTrue(upwards.isEmpty(), "imports that do not point to a lower layer:\n" + String.join("\n",
                 upwards.stream().distinct().limit(20).toList()));

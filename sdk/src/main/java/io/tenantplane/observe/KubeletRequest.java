@@ -1,13 +1,13 @@
 package io.tenantplane.observe;
 
-import io.tenantplane.events.EventObserver;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * One call a tenant API server made to tenantplane's kubelet endpoint, as answered: for logs, exec, attach and
- * port-forward into a tenant Pod. Observers count it; exec, attach and port-forward are also auditable actions
- * ({@link EventObserver} records them as Events on the TenantCluster), logs are counted only.
+ * port-forward into a tenant Pod. Observers count it; exec, attach and port-forward are also auditable actions (the
+ * Events observer, {@code io.tenantplane.events.EventObserver}, records them as Events on the TenantCluster), logs
+ * are counted only.
  *
  * @param verb         the kubelet API call: {@code containerLogs}, {@code exec}, {@code attach}, {@code portForward},
  *                     {@code stats} or {@code other}
