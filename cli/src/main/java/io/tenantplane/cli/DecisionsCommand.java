@@ -9,6 +9,7 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.tenantplane.events.EventObserver;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.HostNames;
 import java.io.File;
@@ -24,8 +25,6 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code tenantplane decisions}: what the reconciler did for a tenant, from its Events on the host. */
 final class DecisionsCommand implements Subcommand {
-
-    private static final String TENANT_LABEL = "tenantplane.io/tenant";
 
     @Override
     public CommandSpec spec() {
@@ -133,7 +132,7 @@ final class DecisionsCommand implements Subcommand {
     private static List<JsonObject> list(ApiClient client, String namespace, String name) {
         DynamicKubernetesApi api = new DynamicKubernetesApi("events.k8s.io", "v1", "events", client);
         var options = new io.kubernetes.client.util.generic.options.ListOptions();
-        options.setLabelSelector(TENANT_LABEL + "=" + name);
+        options.setLabelSelector(EventObserver.TENANT_LABEL + "=" + name);
         KubernetesApiResponse<DynamicKubernetesListObject> response;
         try {
             response = api.list(namespace, options);

@@ -8,6 +8,7 @@ import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Retries;
 import io.tenantplane.json.Json;
+import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.KubeletRequest;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
@@ -63,6 +64,8 @@ public final class EventObserver implements Observer, AutoCloseable {
 
     /** The reason of the Event that counts decisions dropped because too many Events waited to be written. */
     public static final String EVENTS_DROPPED = "EventsDropped";
+    /** The label every Event carries: the name of the tenant it is about (what {@code tenantplane decisions} selects). */
+    public static final String TENANT_LABEL = ReverseMapping.TENANT;
     /** How the note of an Event that combines similar decisions starts (client-go's wording). */
     public static final String COMBINED = "(combined from similar events): ";
 
@@ -476,7 +479,7 @@ public final class EventObserver implements Observer, AutoCloseable {
         JsonObject meta = Json.child(ev, "metadata");
         meta.addProperty("name", e.name);
         meta.addProperty("namespace", e.tenant.namespace());
-        Json.child(meta, "labels").addProperty("tenantplane.io/tenant", e.tenant.name());
+        Json.child(meta, "labels").addProperty(TENANT_LABEL, e.tenant.name());
         if (shards > 0) {
             Json.child(meta, "labels").addProperty(Builder.SHARD_LABEL, Integer.toString(e.tenant.shard(shards)));
         }
