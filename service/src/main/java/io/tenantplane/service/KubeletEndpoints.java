@@ -9,6 +9,7 @@ import io.tenantplane.TenantPlane;
 import io.tenantplane.kubelet.KubeletCa;
 import io.tenantplane.kubelet.KubeletEndpoint;
 import io.tenantplane.kubelet.KubeletServer;
+import io.tenantplane.naming.ReverseMapping;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -145,8 +146,8 @@ public class KubeletEndpoints {
             }
             KubeletCa fresh = KubeletCa.generate("tenantplane-kubelet-ca", clock);
             V1Secret secret = new V1Secret().metadata(new V1ObjectMeta().name(name).namespace(namespace)
-                            .putLabelsItem("tenantplane.io/managed-by", "tenantplane")
-                            .putAnnotationsItem("tenantplane.io/reason", "the CA of tenantplane's kubelet endpoint: "
+                            .putLabelsItem(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE)
+                            .putAnnotationsItem(ReverseMapping.REASON, "the CA of tenantplane's kubelet endpoint: "
                                     + "tenant API servers trust it for kubectl logs in tenants; each tenant's client "
                                     + "certificate is signed by it"))
                     .type("kubernetes.io/tls")
