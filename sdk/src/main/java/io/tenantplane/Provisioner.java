@@ -460,7 +460,7 @@ final class Provisioner {
                 ready + " of " + want + " control plane replicas are ready.", generation);
     }
 
-    private static Condition isolationApplied(List<Outcome> isolation, Long generation) {
+    static Condition isolationApplied(List<Outcome> isolation, Long generation) {
         List<String> bad = isolation.stream().filter(o -> o instanceof Outcome.Failed
                         || o.decision().action() == Action.CONFLICT || o.decision().action() == Action.ERROR)
                 .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
@@ -472,7 +472,7 @@ final class Provisioner {
                 "Not in place: " + String.join(", ", bad) + ".", generation);
     }
 
-    private static Condition degraded(List<Outcome> outcomes, Long generation) {
+    static Condition degraded(List<Outcome> outcomes, Long generation) {
         List<String> conflicts = outcomes.stream().filter(o -> o.decision().action() == Action.CONFLICT)
                 .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
         if (!conflicts.isEmpty()) {
