@@ -2,12 +2,12 @@ package io.tenantplane.events;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Retries;
 import io.tenantplane.json.Json;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.KubeletRequest;
 import io.tenantplane.observe.Observer;
@@ -64,6 +64,8 @@ public final class EventObserver implements Observer, AutoCloseable {
 
     /** The reason of the Event that counts decisions dropped because too many Events waited to be written. */
     public static final String EVENTS_DROPPED = "EventsDropped";
+    private static final ResourceKind TENANT_CLUSTERS = ResourceKind.wellKnown(TenantCluster.API_VERSION,
+            TenantCluster.KIND).orElseThrow();
     /** The label every Event carries: the name of the tenant it is about (what {@code tenantplane decisions} selects). */
     public static final String TENANT_LABEL = ReverseMapping.TENANT;
     /** How the note of an Event that combines similar decisions starts (client-go's wording). */
@@ -78,7 +80,7 @@ public final class EventObserver implements Observer, AutoCloseable {
     private static final long NOT_WAITING = Long.MIN_VALUE;
 
     private final Applier applier;
-    private final CustomObjectsApi customObjects;
+    private final Reader reader;
     private final Clock clock;
     private final String reportingController;
     private final String reportingInstance;
@@ -118,7 +120,7 @@ public final class EventObserver implements Observer, AutoCloseable {
 
     private EventObserver(Builder b) {
         this.applier = Applier.builder().client(b.client).retries(b.retries).build();
-        this.customObjects = new CustomObjectsApi(b.client);
+        this.reader = new Reader(b.client);
         this.clock = b.clock;
         this.reportingController = b.reportingController;
         this.reportingInstance = b.reportingInstance;
@@ -583,10 +585,8 @@ public final class EventObserver implements Observer, AutoCloseable {
             lock.unlock();
         }
         try {
-            Object tc = customObjects.getNamespacedCustomObject("tenantplane.io", "v1alpha1", tenant.namespace(),
-                    "tenantclusters", tenant.name()).execute();
-            JsonObject json = Json.gson().toJsonTree(tc).getAsJsonObject();
-            String uid = Json.string(json, "metadata", "uid");
+            String uid = reader.get(TENANT_CLUSTERS, tenant.namespace(), tenant.name())
+                    .map(json -> Json.string(json, "metadata", "uid")).orElse(null);
             if (uid != null) {
                 lock.lock();
                 try {
@@ -599,7 +599,7 @@ public final class EventObserver implements Observer, AutoCloseable {
                 }
             }
             return uid;
-        } catch (ApiException | RuntimeException e) {
+        } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "TenantCluster " + tenant + " not readable; Event without uid", e);
             return null;
         }
