@@ -2,20 +2,14 @@ package io.tenantplane.apply;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.Pair;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import okhttp3.Call;
-import okhttp3.Response;
 
 /**
  * Reads objects of any kind from one API server as JSON, with the {@link ApiClient}'s own base path, TLS and
@@ -25,14 +19,15 @@ import okhttp3.Response;
  */
 public final class Reader {
 
-    private static final String[] AUTH = {"BearerToken"};
     private static final int PAGE = 500;
 
     private final ApiClient client;
+    private final Rest rest;
 
     /** Reads through {@code client}. */
     public Reader(ApiClient client) {
         this.client = client;
+        this.rest = new Rest(client);
     }
 
     /** The client it reads through. */
@@ -70,7 +65,7 @@ public final class Reader {
             if (labelSelector != null) {
                 q.put("labelSelector", labelSelector);
             }
-            Answer a = call(kind.collectionPath(namespace), q);
+            Rest.Reply a = call(kind.collectionPath(namespace), q);
             if (a.code() == 404 && absentIsEmpty) {
                 return List.of();
             }
@@ -96,7 +91,7 @@ public final class Reader {
      * @param namespace ignored for a cluster-scoped kind
      */
     public Optional<JsonObject> get(ResourceKind kind, String namespace, String name) {
-        Answer a = call(kind.objectPath(kind.namespaced() ? namespace : null, name), Map.of());
+        Rest.Reply a = call(kind.objectPath(kind.namespaced() ? namespace : null, name), Map.of());
         if (a.code() == 404) {
             return Optional.empty();
         }
@@ -121,40 +116,13 @@ public final class Reader {
         return o;
     }
 
-    private Answer call(String path, Map<String, String> query) {
-        List<Pair> pairs = new ArrayList<>();
-        query.forEach((k, v) -> pairs.add(new Pair(k, v)));
-        Map<String, String> headers = new HashMap<>();
-        headers.put("Accept", "application/json");
-        Call call;
-        try {
-            call = client.buildCall(null, path, "GET", pairs, List.of(), null, headers, new HashMap<>(),
-                    new HashMap<>(), AUTH, null);
-        } catch (ApiException e) {
-            throw new ReadFailedException("build a request for " + path, 0, e.getMessage());
+    /** A GET through the SDK's one request path ({@link Rest}); no answer at all is a {@link ReadFailedException}. */
+    private Rest.Reply call(String path, Map<String, String> query) {
+        Rest.Reply r = rest.call("GET", path, query, null);
+        if (r.code() == 0) {
+            throw new ReadFailedException(("RequestNotBuilt".equals(r.reason()) ? "build a request for " + path
+                    : "read " + path + " from " + client.getBasePath()), 0, r.reason() + ": " + r.message());
         }
-        try (Response r = call.execute()) {
-            String text = r.body() == null ? "" : r.body().string();
-            JsonObject body = null;
-            if (!text.isBlank()) {
-                try {
-                    JsonElement e = JsonParser.parseString(text);
-                    body = e.isJsonObject() ? e.getAsJsonObject() : null;
-                } catch (RuntimeException e) {
-                    body = null;
-                }
-            }
-            return new Answer(r.code(), body);
-        } catch (IOException e) {
-            throw new ReadFailedException("read " + path + " from " + client.getBasePath(), 0,
-                    e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
-    }
-
-    private record Answer(int code, JsonObject body) {
-        String message() {
-            String m = body == null ? null : Json.string(body, "message");
-            return m != null ? m : "HTTP " + code;
-        }
+        return r;
     }
 }
