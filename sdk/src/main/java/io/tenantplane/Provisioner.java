@@ -38,7 +38,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -521,7 +520,7 @@ final class Provisioner {
         // says this, there is nothing to write and nothing to read again.
         Optional<Condition> known = Conditions.find(tc.status() == null ? null : tc.status().conditions(),
                 Condition.SYNCED);
-        if (known.isPresent() && same(known.get(), synced)) {
+        if (known.isPresent() && synced.withLastTransitionTime(known.get().lastTransitionTime()).equals(known.get())) {
             return;
         }
         writeStatus(new TenantKey(tc.namespace(), tc.tenant()), current -> {
@@ -531,13 +530,6 @@ final class Provisioner {
                     Conditions.merge(s.conditions(), List.of(synced), clock), s.hostNamespace(),
                     s.kubeconfigSecretRef(), s.mode(), s.migration());
         });
-    }
-
-    /** Equal but for {@code lastTransitionTime}, which merging keeps. */
-    private static boolean same(Condition a, Condition b) {
-        return a.type().equals(b.type()) && a.status() == b.status() && Objects.equals(a.reason(), b.reason())
-                && Objects.equals(a.message(), b.message())
-                && Objects.equals(a.observedGeneration(), b.observedGeneration());
     }
 
     static Condition synced(ConvergenceReport r, Long generation) {

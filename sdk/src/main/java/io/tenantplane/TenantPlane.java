@@ -110,7 +110,7 @@ public final class TenantPlane {
             this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
                     b.hostWriteRate, b.kubeletEndpoint, b.allowedKinds);
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
-                    .retries(retries.maxAttempts(), retries.initialBackoff(), retries.maxBackoff()).build();
+                    .retries(retries).build();
             TenantConnector tenants = this.connector;
             MigrationRunner runner = this.migrationRunner;
             this.provisioner = new Provisioner(b.hostClient, appliers.apply(b.hostClient), hostReader, observer, clock,

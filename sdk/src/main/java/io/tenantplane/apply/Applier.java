@@ -41,18 +41,14 @@ public final class Applier {
     private final Rest rest;
     private final Resources resources;
     private final Observer observer;
-    private final int maxAttempts;
-    private final Duration initialBackoff;
-    private final Duration maxBackoff;
+    private final Retries retries;
     private final String fieldManager;
 
     private Applier(Builder b) {
         this.rest = new Rest(b.client);
         this.resources = b.resources != null ? b.resources : Resources.of(b.client);
         this.observer = b.observer;
-        this.maxAttempts = b.maxAttempts;
-        this.initialBackoff = b.initialBackoff;
-        this.maxBackoff = b.maxBackoff;
+        this.retries = b.retries;
         this.fieldManager = b.fieldManager;
     }
 
@@ -60,9 +56,7 @@ public final class Applier {
         this.rest = rest;
         this.resources = a.resources;
         this.observer = a.observer;
-        this.maxAttempts = a.maxAttempts;
-        this.initialBackoff = a.initialBackoff;
-        this.maxBackoff = a.maxBackoff;
+        this.retries = a.retries;
         this.fieldManager = a.fieldManager;
     }
 
@@ -121,7 +115,7 @@ public final class Applier {
                 return new Outcome.NotWritten(current);
             }
             boolean stale = reply.code() == 409 || (reply.code() == 404 && current.action() == Action.UPDATE);
-            if (attempts >= maxAttempts || !(stale || reply.retryable())) {
+            if (attempts >= retries.maxAttempts() || !(stale || reply.retryable())) {
                 return failed(current, reply, attempts);
             }
             // A name already taken is an answer, not contention: nothing is gained by waiting before reading it.
@@ -172,7 +166,7 @@ public final class Applier {
                 return new Outcome.Applied(decision, reply.body(), attempts);
             }
             observer.apiError("update", kind.plural() + "/status", reply.code());
-            if (attempts >= maxAttempts || !reply.retryable()) {
+            if (attempts >= retries.maxAttempts() || !reply.retryable()) {
                 return failed(decision, reply, attempts);
             }
             sleep(attempts);
@@ -219,7 +213,7 @@ public final class Applier {
                 Rest.Reply read = rest.get(path);
                 if (!read.ok()) {
                     observer.apiError("get", kind.plural(), read.code());
-                    if (attempts >= maxAttempts || read.code() == 404 || !read.retryable()) {
+                    if (attempts >= retries.maxAttempts() || read.code() == 404 || !read.retryable()) {
                         return failed(new Decision(Action.UPDATE, kind.kind(), null, ref, reason, message, null,
                                 null), read, attempts);
                     }
@@ -246,7 +240,7 @@ public final class Applier {
                 return new Outcome.Applied(d, reply.body(), attempts);
             }
             observer.apiError("update", kind.plural() + "/status", reply.code());
-            if (attempts >= maxAttempts || !reply.retryable()) {
+            if (attempts >= retries.maxAttempts() || !reply.retryable()) {
                 return failed(d, reply, attempts);
             }
             sleep(attempts);
@@ -298,7 +292,7 @@ public final class Applier {
                     return new Outcome.NotWritten(decision);
                 }
             }
-            if (attempts >= maxAttempts || reply.code() == 409 || !reply.retryable()) {
+            if (attempts >= retries.maxAttempts() || reply.code() == 409 || !reply.retryable()) {
                 return failed(decision, reply, attempts);
             }
             sleep(attempts);
@@ -468,8 +462,8 @@ public final class Applier {
     }
 
     private void sleep(int attempt) {
-        long base = initialBackoff.toMillis() << Math.min(attempt - 1, 20);
-        long capped = Math.min(base, maxBackoff.toMillis());
+        long base = retries.initialBackoff().toMillis() << Math.min(attempt - 1, 20);
+        long capped = Math.min(base, retries.maxBackoff().toMillis());
         long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
         try {
             Thread.sleep(jittered);
@@ -484,9 +478,7 @@ public final class Applier {
         private ApiClient client;
         private Resources resources;
         private Observer observer = Observer.NOOP;
-        private int maxAttempts = Retries.DEFAULT.maxAttempts();
-        private Duration initialBackoff = Retries.DEFAULT.initialBackoff();
-        private Duration maxBackoff = Retries.DEFAULT.maxBackoff();
+        private Retries retries = Retries.DEFAULT;
         private String fieldManager = "tenantplane";
 
         private Builder() {
@@ -516,7 +508,7 @@ public final class Applier {
          * @throws IllegalArgumentException when {@code maxAttempts} is less than 1
          */
         public Builder maxAttempts(int maxAttempts) {
-            return retries(new Retries(maxAttempts, initialBackoff, maxBackoff));
+            return retries(new Retries(maxAttempts, retries.initialBackoff(), retries.maxBackoff()));
         }
 
         /**
@@ -526,15 +518,12 @@ public final class Applier {
          * @throws IllegalArgumentException when {@code initial} is negative or {@code max} is less than {@code initial}
          */
         public Builder backoff(Duration initial, Duration max) {
-            return retries(new Retries(maxAttempts, initial, max));
+            return retries(new Retries(retries.maxAttempts(), initial, max));
         }
 
         /** Attempts and backoff at once (default {@link Retries#DEFAULT}). */
         public Builder retries(Retries retries) {
-            Objects.requireNonNull(retries, "retries");
-            this.maxAttempts = retries.maxAttempts();
-            this.initialBackoff = retries.initialBackoff();
-            this.maxBackoff = retries.maxBackoff();
+            this.retries = Objects.requireNonNull(retries, "retries");
             return this;
         }
 

@@ -62,9 +62,7 @@ public final class MigrationRunner {
     private final MigrationPlanner planner;
     private final Observer observer;
     private final Clock clock;
-    private final int maxAttempts;
-    private final Duration initialBackoff;
-    private final Duration maxBackoff;
+    private final Retries retries;
     private final int maxRounds;
     private final Applier hostApplier;
     private final Reader hostReads;
@@ -74,9 +72,7 @@ public final class MigrationRunner {
         this.planner = b.planner;
         this.observer = b.observer;
         this.clock = b.clock;
-        this.maxAttempts = b.maxAttempts;
-        this.initialBackoff = b.initialBackoff;
-        this.maxBackoff = b.maxBackoff;
+        this.retries = b.retries;
         this.maxRounds = b.maxRounds;
         this.hostApplier = applier(host);
         this.hostReads = new Reader(host);
@@ -289,8 +285,7 @@ public final class MigrationRunner {
     }
 
     private Applier applier(ApiClient client) {
-        return Applier.builder().client(client).observer(observer).maxAttempts(maxAttempts)
-                .backoff(initialBackoff, maxBackoff).build();
+        return Applier.builder().client(client).observer(observer).retries(retries).build();
     }
 
     // ---- reading -----------------------------------------------------------------------------------------------
@@ -321,8 +316,7 @@ public final class MigrationRunner {
     }
 
     private Loaded load(TenantKey key, ApiClient tenantClient) {
-        ResourceKind tcKind = TENANT_CLUSTERS;
-        JsonObject json = hostReads.get(tcKind, key.namespace(), key.name())
+        JsonObject json = hostReads.get(TENANT_CLUSTERS, key.namespace(), key.name())
                 .orElseThrow(() -> new ReadFailedException("get TenantCluster " + key, 404, "not found"));
         TenantCluster tc = switch (TenantCluster.fromJson(json)) {
             case Parsed.Ok<TenantCluster> ok -> ok.value();
@@ -411,9 +405,7 @@ public final class MigrationRunner {
         private MigrationPlanner planner;
         private Observer observer = Observer.NOOP;
         private Clock clock = Clock.systemUTC();
-        private int maxAttempts = 5;
-        private Duration initialBackoff = Duration.ofMillis(100);
-        private Duration maxBackoff = Duration.ofSeconds(2);
+        private Retries retries = Retries.DEFAULT;
         private int maxRounds = 50;
 
         private Builder() {
@@ -450,10 +442,12 @@ public final class MigrationRunner {
          * @throws IllegalArgumentException when {@code maxAttempts} is less than 1 or the backoffs are inconsistent
          */
         public Builder retries(int maxAttempts, Duration initialBackoff, Duration maxBackoff) {
-            Retries r = new Retries(maxAttempts, initialBackoff, maxBackoff);
-            this.maxAttempts = r.maxAttempts();
-            this.initialBackoff = r.initialBackoff();
-            this.maxBackoff = r.maxBackoff();
+            return retries(new Retries(maxAttempts, initialBackoff, maxBackoff));
+        }
+
+        /** Attempts per write and the backoff between them (default {@link Retries#DEFAULT}). */
+        public Builder retries(Retries retries) {
+            this.retries = Objects.requireNonNull(retries, "retries");
             return this;
         }
 
