@@ -196,7 +196,7 @@ final class Converger {
         if (!services.isEmpty()) {
             hostReader.get(service, ctx.cluster().namespace(), n.dnsService()).ifPresent(services::add);
         }
-        TransformOptions.TenantApi api = Options.tenantApi(ctx.cluster(), services);
+        TransformOptions.TenantApi api = Options.tenantApi(ctx.cluster(), services, false);
         tenantApis.put(ctx.key(), Optional.ofNullable(api));
         return api;
     }

@@ -77,19 +77,27 @@ final class Options {
     /**
      * Where tenant pods reach their tenant API and DNS: the ClusterIP and first port of the tenant API Service
      * ({@code <tenant>-api} in the TenantCluster's namespace) among {@code hostObjects}, with the ClusterIP of the
-     * DNS Service ({@code <tenant>-dns}) when it is there; null when the API Service is not there or has no IP yet
-     * (pods then get no tenant token, address or DNS). The pass, a dry run and explain all decide it
-     * here, from the host objects they read.
+     * DNS Service ({@code <tenant>-dns}) when it is there; null in private mode (its own agents run its pods).
+     * When the API Service has no IP yet, or is not there, it is {@link TransformOptions.TenantApi#pending pending}
+     * (pods wait), except that a plan made {@code beforeProvisioning} (an offline plan or explain, which predict a
+     * Syncer pass, where provisioning creates the Service before anything is synced) names a missing Service by its
+     * DNS name. The pass, a dry run and explain all decide it here, from the host objects they read.
      */
-    static TransformOptions.TenantApi tenantApi(TenantCluster tc, java.util.Collection<JsonObject> hostObjects) {
+    static TransformOptions.TenantApi tenantApi(TenantCluster tc, java.util.Collection<JsonObject> hostObjects,
+                                                boolean beforeProvisioning) {
         if (tc.mode() == TenantCluster.Mode.PRIVATE) {
             return null;
         }
         io.tenantplane.controlplane.ControlPlaneNames n = io.tenantplane.controlplane.ControlPlaneNames.of(tc);
         JsonObject api = service(tc, n.apiService(), hostObjects);
         String ip = clusterIp(api);
+        if (api == null && beforeProvisioning) {
+            return TransformOptions.TenantApi.planned(n.apiService() + "." + tc.namespace() + ".svc");
+        }
         if (ip == null) {
-            return null;
+            // Shared and dedicated tenants always get an API Service with the control plane: without its IP yet, a
+            // Pod would start with the host API's address and no token, and keep them for life.
+            return TransformOptions.TenantApi.pending(n.apiService() + "." + tc.namespace() + ".svc");
         }
         int port = 443;
         JsonObject spec = Json.object(api, "spec");

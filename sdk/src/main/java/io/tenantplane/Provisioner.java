@@ -32,6 +32,7 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.ProvisionPlan;
 import io.tenantplane.plan.Reasons;
+import io.tenantplane.plan.TenantTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -544,6 +545,10 @@ final class Provisioner {
             long inSync = r.outcomes().stream().filter(o -> o.decision().action() == Action.CREATE
                     || o.decision().action() == Action.UPDATE || o.decision().action() == Action.UNCHANGED)
                     .filter(o -> !(o instanceof Outcome.Failed))
+                    // A pod's token Secret is not the host copy of a tenant object, and is written only when a token
+                    // is issued or refreshed: counted, it would change the message (and write status) on those passes.
+                    .filter(o -> !TenantTokens.ISSUED.equals(o.decision().reason())
+                            && !TenantTokens.REFRESHED.equals(o.decision().reason()))
                     .map(o -> o.decision().kind() + "/" + o.decision().host()).distinct().count();
             return Condition.of(Condition.SYNCED, Condition.Status.TRUE, "Converged",
                     "The host copies of " + inSync + " tenant objects are in sync.", generation);

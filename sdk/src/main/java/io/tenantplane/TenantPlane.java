@@ -246,7 +246,7 @@ public final class TenantPlane {
     static Snapshot snapshot(PlanRequest r, Set<String> allowedKinds) {
         TenantCluster tc = r.tenantCluster();
         TransformOptions options = Options.from(tc, r.profile(), r.policy())
-                .withTenantApi(Options.tenantApi(tc, r.hostObjects()))
+                .withTenantApi(Options.tenantApi(tc, r.hostObjects(), true))
                 .withHostFacts(Options.hostFacts(allowedKinds, r.policy(), r.hostObjects()));
         options = options.withEndpointAddresses(options.endpointAddresses()
                 .withPodIps(Options.hostPodIps(tc, r.hostObjects())));

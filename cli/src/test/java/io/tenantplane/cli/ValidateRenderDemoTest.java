@@ -88,6 +88,17 @@ class ValidateRenderDemoTest {
     }
 
     @Test
+    void docsCliShowsWhatTheDemoPrints() throws java.io.IOException {
+        Cli.Result r = Cli.run("demo");
+        String doc = java.nio.file.Files.readString(Cli.examples().resolve("../../docs/cli.md").normalize());
+        String start = "$ tenantplane demo\n";
+        int from = doc.indexOf(start);
+        assertTrue(from >= 0, "docs/cli.md shows a demo run");
+        String shown = doc.substring(from + start.length(), doc.indexOf("[exit 0]\n```", from));
+        assertEquals(r.out(), shown, "docs/cli.md's demo block is what `tenantplane demo` prints");
+    }
+
+    @Test
     void demoOverADirectoryGivesTheSameAnswer() {
         Cli.Result embedded = Cli.run("demo");
         Cli.Result dir = Cli.run("demo", "--dir", Cli.examples().toString());

@@ -78,6 +78,8 @@ public final class Reasons {
     public static final String KIND_NOT_SERVED_ON_HOST = "KindNotServedOnHost";
     /** Skip: a Pod using the cluster DNS waits until its tenant's DNS Service has an IP on the host. */
     public static final String TENANT_DNS_PENDING = TransformResult.TENANT_DNS_PENDING;
+    /** Skip: a Pod that would run as a tenant ServiceAccount waits until its tenant's API Service has an IP on the host. */
+    public static final String TENANT_API_PENDING = TransformResult.TENANT_API_PENDING;
     /** Skip: the Pod names a PriorityClass or RuntimeClass that is not mirrored from the host. */
     public static final String CLASS_NOT_MIRRORED = TransformResult.CLASS_NOT_MIRRORED;
     /** Create / Update (tenant): a host object selected by the SyncPolicy's fromHost is mirrored into the tenant. */
@@ -354,6 +356,8 @@ public final class Reasons {
                 + "CRD on the host.");
         m.put(TENANT_DNS_PENDING, "Skip: a Pod using the cluster DNS waits until its tenant's DNS Service has an IP "
                 + "on the host.");
+        m.put(TENANT_API_PENDING, "Skip: a Pod that would run as a tenant ServiceAccount waits until its tenant's API "
+                + "Service has an IP on the host.");
         m.put(CLASS_NOT_MIRRORED, "Skip: the Pod names a PriorityClass or RuntimeClass not mirrored from the host.");
         m.put(MIRRORED_FROM_HOST, "Create or Update (tenant): a host object selected by fromHost is mirrored into the "
                 + "tenant.");

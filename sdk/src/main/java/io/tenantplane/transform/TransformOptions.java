@@ -74,14 +74,40 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
 
     /**
      * The tenant API and DNS as a tenant pod reaches them: {@code host} is the ClusterIP of the tenant API Service on
-     * the host (then {@code kubernetes.default} and its longer names resolve to it through {@code hostAliases}) or,
-     * when the IP is not known yet (an offline plan), the Service's DNS name; {@code port} its port; {@code dns} the
-     * ClusterIP of the tenant's DNS Service ({@code <tenant>-dns}), or null when it is not known: pods then keep the
-     * host's DNS; {@code dnsPending} true when the tenant has a DNS Service by its mode but the host has not given it
-     * an IP yet (or it is not there yet): pods that resolve through the cluster DNS then wait, as a Pod's DNS settings
-     * cannot change once it runs.
+     * the host (then {@code kubernetes.default} and its longer names resolve to it through {@code hostAliases});
+     * {@code port} its port; {@code dns} the ClusterIP of the tenant's DNS Service ({@code <tenant>-dns}), or null
+     * when it is not known: pods then keep the host's DNS; {@code dnsPending} true when the tenant has a DNS Service
+     * by its mode but the host has not given it an IP yet (or it is not there yet): pods that resolve through the
+     * cluster DNS then wait, as a Pod's DNS settings cannot change once it runs; {@code addressPending} true when the
+     * tenant has an API Service by its mode but the host has not given it an IP yet (or it is not there yet):
+     * {@code host} is then the Service's DNS name, and every pod that would run as a tenant ServiceAccount waits, as
+     * a Pod's environment, token volume and host aliases cannot change once it runs.
      */
-    public record TenantApi(String host, int port, String dns, boolean dnsPending) {
+    public record TenantApi(String host, int port, String dns, boolean dnsPending, boolean addressPending) {
+
+        /** A tenant API with a known address. */
+        public TenantApi(String host, int port, String dns, boolean dnsPending) {
+            this(host, port, dns, dnsPending, false);
+        }
+
+        /**
+         * A tenant API whose Service has no address on the host yet: pods wait for it.
+         *
+         * @param service the tenant API Service's DNS name, e.g. {@code dev-api.team-dev.svc}
+         */
+        public static TenantApi pending(String service) {
+            return new TenantApi(service, 443, null, true, true);
+        }
+
+        /**
+         * A tenant API whose Service is not on the host yet but will be created before any pod is synced (what an
+         * offline plan predicts): its address is shown as the Service's DNS name.
+         *
+         * @param service the tenant API Service's DNS name, e.g. {@code dev-api.team-dev.svc}
+         */
+        public static TenantApi planned(String service) {
+            return new TenantApi(service, 443, null, false, false);
+        }
 
         /** The tenant API with its DNS (null: no tenant DNS). */
         public TenantApi(String host, int port, String dns) {

@@ -19,6 +19,8 @@ public sealed interface TransformResult {
     String CLASS_NOT_MIRRORED = "ClassNotMirrored";
     /** Skip: a Pod that resolves through the cluster DNS waits until its tenant's DNS Service has an IP on the host. */
     String TENANT_DNS_PENDING = "TenantDnsPending";
+    /** Skip: a Pod that would run as a tenant ServiceAccount waits until its tenant's API Service has an IP on the host. */
+    String TENANT_API_PENDING = "TenantApiPending";
     /** Reason: a pod asks for something the isolation profile's Pod Security level forbids. */
     String POD_SECURITY_VIOLATION = "PodSecurityViolation";
     /** Reason: a Service type the isolation profile does not allow. */

@@ -196,6 +196,9 @@ public final class Transformer {
         if (!w.unsynced.isEmpty()) {
             return unsyncedSkip(w);
         }
+        if (w.waiting != null) {
+            return w.waiting;
+        }
         TransformResult patched = patch(w);
         if (patched != null) {
             return patched;
@@ -409,13 +412,20 @@ public final class Transformer {
         if (classes != null) {
             return classes;
         }
-        if (options.tenantApi() != null && options.tenantApi().dnsPending() && usesClusterDns(spec)) {
-            return new TransformResult.Skipped(w.src, TransformResult.TENANT_DNS_PENDING, "spec.dnsPolicy",
+        boolean syncSa = rules.syncsToHost("ServiceAccount", w.src.virtualNamespace());
+        if (!syncSa && options.tenantApi() != null && options.tenantApi().addressPending()) {
+            w.waiting = new TransformResult.Skipped(w.src, TransformResult.TENANT_API_PENDING,
+                    "spec.serviceAccountName", "it runs as tenant ServiceAccount " + w.src.virtualNamespace() + "/"
+                            + tenantServiceAccount(spec) + ", and tenant " + tenant + "'s API Service "
+                            + options.tenantApi().host() + " has no IP on the host yet; a Pod's API address, token "
+                            + "and host aliases cannot change once it runs, so it waits rather than start with the "
+                            + "host API's address");
+        } else if (options.tenantApi() != null && options.tenantApi().dnsPending() && usesClusterDns(spec)) {
+            w.waiting = new TransformResult.Skipped(w.src, TransformResult.TENANT_DNS_PENDING, "spec.dnsPolicy",
                     "it resolves names through the cluster DNS, and tenant " + tenant + "'s DNS Service has no IP on "
                             + "the host yet; a Pod's DNS settings cannot change once it runs, so it waits rather "
                             + "than start with the host's DNS");
         }
-        boolean syncSa = rules.syncsToHost("ServiceAccount", w.src.virtualNamespace());
         Set<String> removedVolumes = new HashSet<>();
         JsonArray volumes = Json.array(spec, "volumes");
         if (volumes != null) {
@@ -657,6 +667,10 @@ public final class Transformer {
             alias.add("hostnames", names);
             hostAliases.add(alias);
             aliases = "; kubernetes.default(.svc(.cluster.local)) resolve to it (hostAliases)";
+        }
+        if (!api.isAddress()) {
+            aliases = "; shown by its Service's DNS name: that Service is not on the host yet, and the pass that "
+                    + "creates it syncs this Pod with its ClusterIP (also for host aliases) and the tenant DNS";
         }
         w.notes.add("containers reach the tenant API at " + api.host() + ":" + port
                 + " (KUBERNETES_SERVICE_HOST/PORT and KUBERNETES_PORT*)" + aliases);
@@ -1372,6 +1386,8 @@ public final class Transformer {
         final List<String> notes = new ArrayList<>();
         final List<Ref> unsynced = new ArrayList<>();
         final List<Ref> invalid = new ArrayList<>();
+        /** Why the object waits for the host (a Skip), decided only once nothing in it is refused. */
+        TransformResult.Skipped waiting;
 
         Work(TenantObjectRef src, JsonObject host, String hostName) {
             this.src = src;

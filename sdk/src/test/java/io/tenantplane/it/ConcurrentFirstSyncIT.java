@@ -42,6 +42,7 @@ class ConcurrentFirstSyncIT {
     void start() {
         live = Live.start(true);
         live.createTenant("dev");
+        live.controlPlaneServices("dev");
         fill(live.tenant("dev"), "app", CONFIGMAPS, SECRETS, SERVICES, PODS);
         live.requireHostServer().faults().add(FaultRule.on("create", "*").delay(Duration.ofMillis(20)));
     }
@@ -153,6 +154,7 @@ class ConcurrentFirstSyncIT {
     @Test
     void aSmallTenantIsNotHeldBehindALargeOneUnderTheSharedRateLimit() throws Exception {
         live.createTenant("small");
+        live.controlPlaneServices("small");
         fill(live.tenant("small"), "s", 2, 0, 0, 1);
         live.requireHostServer().faults().clear();
         Counting host = new Counting(live.requireHostServer().url());

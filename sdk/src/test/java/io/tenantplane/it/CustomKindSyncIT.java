@@ -68,6 +68,7 @@ class CustomKindSyncIT {
                         .getAsJsonArray("x"));
             }
         });
+        live.controlPlaneServices("dev");
         dev = live.tenant("dev");
         dev.createCrd(backupCrd("Namespaced"));
         key = live.key("dev");
@@ -147,7 +148,8 @@ class CustomKindSyncIT {
         if (crd.code() == 200) {
             hostObjects.add(crd.body());
         }
-        for (String k : List.of("Secret", "ConfigMap", "Pod")) {
+        // Services among them: the tenant API and DNS Services say where tenant pods reach their API and DNS.
+        for (String k : List.of("Secret", "ConfigMap", "Pod", "Service")) {
             hostObjects.addAll(live.hostKube.list(k, live.namespace, null));
         }
         hostObjects.addAll(live.hostKube.list("PriorityClass", null, null));

@@ -8,9 +8,12 @@ import io.tenantplane.TenantConnector;
 import io.tenantplane.TenantPlane;
 import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.errors.TenantPlaneException;
+import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.json.Json;
+import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.LoadedObject;
 import io.tenantplane.model.Manifests;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.testkit.KubeApiServer;
 import io.tenantplane.testkit.TestCluster;
@@ -220,6 +223,35 @@ final class Live implements AutoCloseable {
                 hostKube.create(o);
             }
         }
+    }
+
+    /**
+     * Creates tenant {@code tenant}'s API and DNS Services on the host as its provisioning renders them (the host
+     * allocates their ClusterIPs), for tests that run passes without provisioning: a Syncer provisions them before
+     * anything is synced, and without them a pass leaves every tenant Pod waiting ({@code TenantApiPending}).
+     *
+     * @return the API Service's ClusterIP
+     */
+    String controlPlaneServices(String tenant) {
+        TenantCluster tc = TenantCluster.fromJson(hostKube.require("TenantCluster", namespace, tenant)).orElseThrow();
+        IsolationProfile profile = IsolationProfile.fromJson(hostKube.require("IsolationProfile", namespace,
+                tc.spec().isolationProfileRef().name())).orElseThrow();
+        ControlPlaneNames names = ControlPlaneNames.of(tc);
+        String apiIp = null;
+        for (JsonObject o : plane().render(tc, profile)) {
+            String name = Json.string(o, "metadata", "name");
+            if ("Service".equals(Json.string(o, "kind"))
+                    && (names.apiService().equals(name) || names.dnsService().equals(name))) {
+                JsonObject created = hostKube.create(o);
+                if (names.apiService().equals(name)) {
+                    apiIp = Json.string(created, "spec", "clusterIP");
+                }
+            }
+        }
+        if (apiIp == null) {
+            throw new IllegalStateException("tenant " + tenant + " renders no API Service " + names.apiService());
+        }
+        return apiIp;
     }
 
     /** The example custom resources, renamed for {@code tenant} and moved to the host namespace. */

@@ -16,6 +16,7 @@ import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.RecordedDecision;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.testkit.FaultRule;
 import io.tenantplane.testkit.KubeApiServer;
 import java.time.Duration;
@@ -40,6 +41,7 @@ class SyncIT {
     void start(TestInfo test) {
         live = Live.start(test.getTags().contains(Live.HOOKS));
         live.createTenant("dev");
+        live.controlPlaneServices("dev");
         dev = live.tenant("dev");
         plane = live.plane();
     }
@@ -223,8 +225,35 @@ class SyncIT {
     }
 
     @Test
+    void aPodWaitsUntilItsTenantApiServiceHasAnAddressAndThenGetsIt() {
+        live.createTenant("qa");
+        Kube qa = live.tenant("qa");
+        qa.create(pod("default", "web", Map.of("app", "web")));
+
+        ConvergenceReport before = plane.converge(live.key("qa"));
+
+        Decision waiting = decisionFor(before, "Pod", "web-x-default-x-qa");
+        assertEquals(List.of(Action.SKIP, Reasons.TENANT_API_PENDING), List.of(waiting.action(), waiting.reason()),
+                waiting::toString);
+        assertTrue(waiting.message().contains("qa-api." + live.namespace + ".svc has no IP on the host yet"),
+                waiting.message());
+        assertTrue(live.hostKube.get("Pod", live.namespace, "web-x-default-x-qa").isEmpty(),
+                "no host pod starts with the host API's address");
+
+        String apiIp = live.controlPlaneServices("qa");
+        ConvergenceReport after = plane.converge(live.key("qa"));
+
+        assertEquals(Action.CREATE, decisionFor(after, "Pod", "web-x-default-x-qa").action());
+        JsonObject host = live.hostKube.require("Pod", live.namespace, "web-x-default-x-qa");
+        JsonObject app = host.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject();
+        assertTrue(app.getAsJsonArray("env").contains(Kube.json(
+                "{\"name\":\"KUBERNETES_SERVICE_HOST\",\"value\":\"" + apiIp + "\"}")), app::toString);
+    }
+
+    @Test
     void twoTenantsInOneHostNamespaceNeitherSeeNorCollectEachOthersObjects() {
         live.createTenant("qa");
+        live.controlPlaneServices("qa");
         Kube qa = live.tenant("qa");
         dev.create(pod("default", "web", Map.of("app", "web")));
         qa.create(pod("default", "web", Map.of("app", "web")));

@@ -136,4 +136,32 @@ class TenantApiTransformTest {
         assertNull(volume(t.host(), "kube-api-access-7x2kq"), "the tenant token volume is removed");
         assertFalse(env(t.host()).containsKey("KUBERNETES_SERVICE_HOST"));
     }
+
+    @Test
+    void aPodWaitsWhileTheTenantApiServiceHasNoAddress() {
+        TransformResult.Skipped s = assertInstanceOf(TransformResult.Skipped.class,
+                transformer(TransformOptions.TenantApi.pending("dev-api.team-dev.svc")).transform(pod("")));
+        assertEquals(TransformResult.TENANT_API_PENDING, s.reason());
+        assertEquals("spec.serviceAccountName", s.fieldPath());
+        assertTrue(s.message().contains("ServiceAccount ci/builder"), s.message());
+        assertTrue(s.message().contains("dev-api.team-dev.svc has no IP on the host yet"), s.message());
+    }
+
+    @Test
+    void aPodThatIsRefusedIsRefusedEvenWhileTheTenantApiIsPending() {
+        JsonObject pod = pod("");
+        pod.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject()
+                .add("envFrom", JsonParser.parseString("[{\"secretRef\":{\"name\":\"../other\"}}]"));
+        TransformResult r = transformer(TransformOptions.TenantApi.pending("dev-api.team-dev.svc")).transform(pod);
+        TransformResult.Rejected rejected = assertInstanceOf(TransformResult.Rejected.class, r);
+        assertEquals(TransformResult.INVALID_SOURCE, rejected.reason());
+    }
+
+    @Test
+    void aPlannedTenantApiIsNamedByItsServiceWithoutHostAliases() {
+        TransformResult.Transformed t = transform(pod(""), TransformOptions.TenantApi.planned("dev-api.team-dev.svc"));
+        assertEquals("dev-api.team-dev.svc", env(t.host()).get("KUBERNETES_SERVICE_HOST"));
+        assertFalse(t.host().getAsJsonObject("spec").has("hostAliases"));
+        assertTrue(t.notes().stream().anyMatch(n -> n.contains("shown by its Service's DNS name")), t.notes().toString());
+    }
 }
