@@ -13,6 +13,7 @@ import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
+import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.naming.TenantObjectRef;
 import io.tenantplane.observe.Observer;
@@ -218,6 +219,57 @@ final class Converger {
                 new SyncPolicy.Spec(List.of()), null);
     }
 
+    /** The objects one full pass reads ({@link Pass#read}). */
+    private record Reads(List<JsonObject> tenantObjects, List<JsonObject> hostObjects, List<JsonObject> crds,
+                         List<ResourceKind> mirrorKinds, boolean podsListed) {
+    }
+
+    /**
+     * What a full pass over {@code ctx} plans with, read as the pass reads it ({@link Pass#read}), with the tenant API
+     * and DNS Services the pass reads for its pods, for a question about {@code kind} {@code virtualNamespace/name}:
+     * the tenant's objects of {@code kind} too when the pass does not list them (a kind the policy does not send, a
+     * private tenant), and whatever holds the object's host name when the pass's lists do not hold it (a foreign
+     * object there is a Conflict). Nothing is written; the read counts as no pass.
+     */
+    PlanRequest planRequest(TenantContext ctx, ApiClient tenantClient, ResourceKind kind, String virtualNamespace,
+                            String name) {
+        Pass pass = new Pass(ctx, tenantClient, Observer.PassScope.NOOP, true);
+        Reads r = pass.read();
+        List<JsonObject> tenantObjects = new ArrayList<>(r.tenantObjects());
+        List<JsonObject> hostObjects = new ArrayList<>(r.hostObjects());
+        hostObjects.addAll(r.crds());
+        if (tenantObjects.stream().noneMatch(o -> kind.kind().equals(Json.string(o, "kind")))) {
+            tenantObjects.addAll(pass.tenantReader.list(kind, null, null));
+        }
+        boolean custom = SyncPolicy.SUPPORTED_KINDS.stream().noneMatch(k -> k.kind().equals(kind.kind()));
+        if (!custom || allowed(kind.kind(), kind.apiVersion())) {
+            String hostName = virtualNamespace == null ? HostNames.clusterScopedHostName(name, ctx.tenant())
+                    : HostNames.hostName(name, virtualNamespace, ctx.tenant());
+            boolean held = hostObjects.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
+                    && hostName.equals(Json.string(o, "metadata", "name")));
+            if (!held) {
+                try {
+                    ResourceKind hk = hostResources.resolve(kind.apiVersion(), kind.kind());
+                    hostReader.get(hk, hk.namespaced() ? ctx.hostNamespace() : null, hostName)
+                            .ifPresent(hostObjects::add);
+                } catch (io.tenantplane.apply.UnknownKindException notOnHost) {
+                    // The host does not serve the kind: nothing can hold the name.
+                }
+            }
+        }
+        ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
+        ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
+        for (String svc : List.of(n.apiService(), n.dnsService())) {
+            boolean held = hostObjects.stream().anyMatch(o -> "Service".equals(Json.string(o, "kind"))
+                    && svc.equals(Json.string(o, "metadata", "name"))
+                    && ctx.cluster().namespace().equals(Json.string(o, "metadata", "namespace")));
+            if (!held) {
+                hostReader.get(service, ctx.cluster().namespace(), svc).ifPresent(hostObjects::add);
+            }
+        }
+        return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
+    }
+
     /** The state of one pass. */
     private final class Pass {
         private final TenantContext ctx;
@@ -253,7 +305,15 @@ final class Converger {
             this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
         }
 
-        List<Outcome> full() {
+        /**
+         * What a full pass plans with, read as it reads: the tenant's objects of every kind the policy sends to the
+         * host (system namespaces included: the planner makes them Skip decisions, so "why is this not on the host?"
+         * has an answer), the host copies labelled with the tenant in its host namespace (of those kinds, of custom
+         * kinds the policy stopped sending, and of every kind tenantplane collects), the host CRDs of allowed custom
+         * kinds, and the cluster-scoped host objects the policy mirrors. The lists run up to
+         * {@code writeConcurrency} at once.
+         */
+        Reads read() {
             List<JsonObject> tenantObjects = new ArrayList<>();
             List<JsonObject> hostObjects = new ArrayList<>();
             Set<String> listed = new java.util.HashSet<>();
@@ -306,6 +366,16 @@ final class Converger {
             for (int i = 0; i < results.size(); i++) {
                 (i < tenantReads.size() ? tenantObjects : hostObjects).addAll(results.get(i));
             }
+            return new Reads(tenantObjects, hostObjects, crds, mirrorKinds, podsListed);
+        }
+
+        List<Outcome> full() {
+            Reads r = read();
+            List<JsonObject> tenantObjects = r.tenantObjects();
+            List<JsonObject> hostObjects = r.hostObjects();
+            List<JsonObject> crds = r.crds();
+            List<ResourceKind> mirrorKinds = r.mirrorKinds();
+            boolean podsListed = r.podsListed();
             io.tenantplane.transform.HostFacts facts = Options.hostFacts(allowedKinds, policy, crds);
             hostFacts.put(key, facts);
             hostClasses.put(key, hostObjects.stream().filter(o -> Json.string(o, "metadata", "namespace") == null

@@ -219,6 +219,28 @@ public final class TenantPlane {
         return explainer.explainSync(tenant, hostNamespace, virtualNamespace, kind, name);
     }
 
+    /**
+     * What a pass over the tenant {@code context} would decide for its {@code kind} {@code virtualNamespace/name},
+     * read live as the pass reads it: the same lists of the tenant and the host, the same host copies, CRDs, mirrored
+     * classes and tenant API and DNS Services, so the answer cannot drift from the pass ({@link #explainSync(PlanRequest,
+     * String, String, String)} over that read, which predicts a Syncer pass: one that provisions before it syncs).
+     * Nothing is written.
+     *
+     * @param virtualNamespace null for a cluster-scoped kind
+     * @throws IllegalStateException                         when the plane has no host client
+     * @throws io.tenantplane.errors.TenantApiUnavailableException when the tenant's API cannot be reached
+     * @throws io.tenantplane.errors.ReadFailedException    when a read fails (an answer never rests on a partial view)
+     */
+    public Explanation explainLive(TenantContext context, io.tenantplane.apply.ResourceKind kind,
+                                   String virtualNamespace, String name) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(kind, "kind");
+        requireLive("explainLive");
+        PlanRequest request = converger.planRequest(context, tenantClient(context.cluster()), kind, virtualNamespace,
+                name);
+        return explainSync(request, virtualNamespace, kind.kind(), name);
+    }
+
     /** The tenant source of a host object, from its reverse-mapping metadata, or why it has none. */
     public TraceResult trace(JsonObject hostObject) {
         Objects.requireNonNull(hostObject, "hostObject");

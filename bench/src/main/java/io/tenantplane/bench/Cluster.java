@@ -123,6 +123,21 @@ final class Cluster {
         return List.of(policy, profile, cluster);
     }
 
+    /**
+     * The tenant's API and DNS Services as its provisioning renders them, for benchmarks that run the Syncer without
+     * provisioning: created on the host (which allocates their ClusterIPs), they let its pods sync, as on a cluster
+     * where provisioning ran first (without them a pass leaves every Pod waiting, {@code TenantApiPending}).
+     */
+    static List<JsonObject> controlPlaneServices(String tenant, String hostNamespace) {
+        TenantContext c = context(tenant, hostNamespace);
+        String api = tenant + "-api";
+        String dns = tenant + "-dns";
+        return io.tenantplane.TenantPlane.builder().build().render(c.cluster(), c.profile()).stream()
+                .filter(o -> "Service".equals(Json.string(o, "kind")))
+                .filter(o -> List.of(api, dns).contains(Json.string(o, "metadata", "name")))
+                .toList();
+    }
+
     /** The tenant's resources as the SDK's records, for a pass without reading them back. */
     static TenantContext context(String tenant, String hostNamespace) {
         List<JsonObject> r = tenantResources(tenant, hostNamespace);

@@ -62,6 +62,7 @@ final class FirstSyncSection {
     private static long sdkPass(List<JsonObject> objects, int writers, int latencyMs, List<JsonObject> desiredOut) {
         try (KubeApiServer host = Cluster.host(List.of(HOST_NS)); KubeApiServer tenant = Cluster.tenant()) {
             Cluster.tenantResources(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
+            Cluster.controlPlaneServices(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
             List<JsonObject> stored = new ArrayList<>();
             for (JsonObject o : objects) {
                 stored.add(Cluster.create(tenant.url(), o));

@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.TenantPlane;
 import io.tenantplane.json.Json;
+import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.sync.Syncer;
 import io.tenantplane.sync.SyncerOptions;
 import java.io.BufferedReader;
@@ -95,10 +96,16 @@ public final class FootprintProbe {
         System.out.println(Json.gson().toJson(bare));
     }
 
+    /**
+     * The host copies of tenant objects: managed objects that name their tenant source (a Pod's token Secret and the
+     * control plane's Services are managed too, but copies of nothing).
+     */
     static int managed(String host) {
         int n = 0;
         for (String kind : List.of("Pod", "Service", "ConfigMap", "Secret")) {
-            n += Cluster.list(host, kind, null, MANAGED).size();
+            n += (int) Cluster.list(host, kind, null, MANAGED).stream()
+                    .filter(o -> Json.string(o, "metadata", "annotations", ReverseMapping.SOURCE_KIND) != null)
+                    .count();
         }
         return n;
     }

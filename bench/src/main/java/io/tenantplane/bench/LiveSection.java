@@ -73,6 +73,7 @@ final class LiveSection {
         World(List<JsonObject> objects, boolean events) {
             host = Cluster.host(List.of(HOST_NS));
             Cluster.tenantResources(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
+            Cluster.controlPlaneServices(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
             tenant = Cluster.tenant();
             for (JsonObject o : objects) {
                 stored.add(Cluster.create(tenant.url(), o));

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.ConvergenceReport;
+import io.tenantplane.TenantContext;
 import io.tenantplane.TenantPlane;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.LabelSelector;
@@ -222,6 +223,46 @@ class SyncIT {
         for (ConvergenceReport x : List.of(r, again)) {
             assertTrue(x.decisions().stream().noneMatch(d -> d.action() == Action.DELETE), x.decisions()::toString);
         }
+    }
+
+    @Test
+    void explainLiveSaysWhatTheNextPassDecidesForEveryObject() {
+        createExampleWorkloads();
+        dev.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"taken","namespace":"default"}}"""));
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"taken-x-default-x-dev","namespace":"%s"}}"""
+                .formatted(live.namespace)));
+        TenantContext ctx = plane.context(live.key("dev")).orElseThrow();
+        List<JsonObject> asked = new java.util.ArrayList<>(Live.exampleWorkloads());
+        asked.add(Kube.json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"taken\","
+                + "\"namespace\":\"default\"}}"));
+        Map<String, Decision> predicted = new java.util.LinkedHashMap<>();
+        for (JsonObject o : asked) {
+            String ns = Json.string(o, "metadata", "namespace");
+            String name = Json.string(o, "metadata", "name");
+            predicted.put(Json.string(o, "kind") + " " + ns + "/" + name,
+                    plane.explainLive(ctx, Kube.kindOf(o), ns, name).decision());
+        }
+        ConvergenceReport pass = plane.converge(live.key("dev"));
+
+        int compared = 0;
+        for (Map.Entry<String, Decision> e : predicted.entrySet()) {
+            Decision p = e.getValue();
+            java.util.Optional<Decision> d = pass.decisions().stream().filter(x -> x.kind().equals(p.kind())
+                    && x.source() != null && x.source().equals(p.source())).findFirst();
+            if (d.isEmpty()) {
+                assertEquals(List.of(Action.SKIP, Reasons.KIND_NOT_SYNCED), List.of(p.action(), p.reason()),
+                        () -> e.getKey() + ": the pass decides nothing, so explain must say it is not synced: " + p);
+                continue;
+            }
+            compared++;
+            assertEquals(List.of(d.get().action(), d.get().reason(), d.get().message()),
+                    List.of(p.action(), p.reason(), p.message()), e.getKey() + ": explainLive says what the pass did");
+        }
+        assertTrue(compared >= 6, "the synced objects were compared: " + compared);
+        assertEquals(Action.CONFLICT, predicted.get("ConfigMap default/taken").action(),
+                "a foreign object at the host name is found: " + predicted);
     }
 
     @Test

@@ -2,10 +2,11 @@ package io.tenantplane.service;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
-import io.tenantplane.PlanRequest;
 import io.tenantplane.TenantContext;
 import io.tenantplane.TenantPlane;
+import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.UnknownKindException;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.model.InvalidResourceException;
@@ -102,14 +103,12 @@ public class ExplainResource {
                 vns = virtualNamespace == null || virtualNamespace.isBlank() ? "default" : virtualNamespace.strip();
                 label("virtualNamespace", vns);
             }
-            ApiClient host = plane.hostClient().orElseThrow();
-            PlanRequest request = LiveReads.planRequest(ctx, tenantClient, host, rk, vns, objectName,
-                    plane.allowedKinds());
-            return plane.explainSync(request, vns, rk.kind(), objectName).toMap();
+            // Read as the pass reads, so that the answer is the pass's.
+            return plane.explainLive(ctx, rk, vns, objectName).toMap();
         } catch (TenantApiUnavailableException e) {
             throw ProblemException.unavailable("the API of tenant " + key + " cannot be reached: "
                     + e.getMessage());
-        } catch (LiveReads.ReadFailed e) {
+        } catch (ReadFailedException | UnknownKindException e) {
             throw ProblemException.unavailable(e.getMessage());
         }
     }
@@ -137,8 +136,8 @@ public class ExplainResource {
         TenantPlane plane = engine.plane();
         Optional<JsonObject> object;
         try {
-            object = LiveReads.get(plane.hostClient().orElseThrow(), rk, ns, hostName);
-        } catch (LiveReads.ReadFailed e) {
+            object = new Reader(plane.hostClient().orElseThrow()).get(rk, ns, hostName);
+        } catch (ReadFailedException e) {
             throw ProblemException.unavailable(e.getMessage());
         }
         String where = ns == null ? hostName : ns + "/" + hostName;

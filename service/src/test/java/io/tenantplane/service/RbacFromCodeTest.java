@@ -358,11 +358,8 @@ class RbacFromCodeTest {
     private void explainReviewEventsAndDeleteBothTenants(Kube hostKube, TenantPlane plane, ApiClient hostClient)
             throws Exception {
         TenantContext ctx = plane.context(new TenantKey(NS, "prod")).orElseThrow();
-        ApiClient prodClient = new ClientBuilder().setBasePath(prod.url()).build();
-        LiveReads.planRequest(ctx, prodClient, hostClient, ResourceKind.wellKnown("v1", "Pod").orElseThrow(),
-                "default", "nginx", plane.allowedKinds());
-        LiveReads.planRequest(ctx, prodClient, hostClient, Kube.kind("example.com/v1", "Backup"), "default",
-                "nightly", plane.allowedKinds());
+        plane.explainLive(ctx, ResourceKind.wellKnown("v1", "Pod").orElseThrow(), "default", "nginx");
+        plane.explainLive(ctx, Kube.kind("example.com/v1", "Backup"), "default", "nightly");
         KubernetesAccess access = new KubernetesAccess(recording(AccessControl.REVIEW_TIMEOUT), Clock.systemUTC());
         Caller caller = access.authenticate(hostKube.viewerToken()).orElseThrow();
         assertTrue(access.allows(caller, TenantsResource.seeing(NS, "prod")));
