@@ -65,6 +65,7 @@ final class Provisioner {
     private static final ResourceKind STATEFUL_SETS = kind("apps/v1", "StatefulSet");
     private static final ResourceKind NAMESPACES = kind("v1", "Namespace");
     private static final ResourceKind SECRETS = kind("v1", "Secret");
+    private static final ResourceKind PODS = kind("v1", "Pod");
     /** Kinds the renderers produce in a namespace; removal lists them by the tenant's labels. */
     private static final List<String> RENDERED_KINDS = List.of("StatefulSet", "PodDisruptionBudget", "Service",
             "Secret", "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange",
@@ -280,12 +281,42 @@ final class Provisioner {
             report(key, applier.apply(d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet, current,
                     clock.instant())), outcomes);
         }
-        for (JsonObject desired : rendered) {
-            ResourceKind kind = resources.resolve(Json.string(desired, "apiVersion"), Json.string(desired, "kind"));
-            String ns = kind.namespaced() ? Json.string(desired, "metadata", "namespace") : null;
-            JsonObject observed = reader.get(kind, ns, Json.string(desired, "metadata", "name")).orElse(null);
-            Decision d = ProvisionPlan.decide(tc.tenant(), id, desired, observed);
-            Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, desired, current));
+        List<JsonObject> hostPods = null;
+        for (JsonObject rendering : rendered) {
+            ResourceKind kind = resources.resolve(Json.string(rendering, "apiVersion"), Json.string(rendering, "kind"));
+            String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
+            JsonObject observed = reader.get(kind, ns, Json.string(rendering, "metadata", "name")).orElse(null);
+            JsonObject desired = rendering;
+            String kept = null;
+            ServiceAddress address = observed == null ? ServiceAddress.of(place, rendering) : null;
+            if (address != null) {
+                if (hostPods == null) {
+                    hostPods = reader.list(PODS, place.hostNamespace(), ReverseMapping.MANAGED_BY + "="
+                            + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tc.tenant());
+                }
+                kept = address.inUse(hostPods);
+                if (kept != null) {
+                    desired = withClusterIp(rendering, kept);
+                }
+            }
+            JsonObject body = desired;
+            Decision d = ProvisionPlan.decide(tc.tenant(), id, body, observed);
+            if (kept != null && d.action() == Action.CREATE) {
+                d = new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message() + " again with "
+                        + "the ClusterIP " + kept + " its running Pods use (" + address.usedAs() + "), which they "
+                        + "cannot change", body, null);
+            }
+            Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, body, current));
+            if (kept != null && o instanceof Outcome.Failed f && f.code() == 422) {
+                // The address was taken, or is outside the host's range: the Service gets a new one; Pods made
+                // before keep the old address until they are replaced.
+                Decision fresh = ProvisionPlan.decide(tc.tenant(), id, rendering, null);
+                o = applier.apply(new Decision(fresh.action(), fresh.kind(), fresh.source(), fresh.host(),
+                        fresh.reason(), fresh.message() + "; the host refused the ClusterIP " + kept + " its running "
+                        + "Pods use (" + f.message() + "), so it allocates one: those Pods reach it again when they "
+                        + "are replaced", rendering, null), (stale, current) -> ProvisionPlan.decide(tc.tenant(), id,
+                        rendering, current));
+            }
             if (immutableStatefulSetSpec(o)) {
                 o = replaceStatefulSet(o.decision());
             }
@@ -793,5 +824,80 @@ final class Provisioner {
                         + "deleted orphaning its pods, which keep running, and created again by the next pass",
                 orphan, refused.observed());
         return applier.apply(d, Applier.Replanner.NONE);
+    }
+
+    private static JsonObject withClusterIp(JsonObject service, String ip) {
+        JsonObject copy = service.deepCopy();
+        JsonObject spec = Json.child(copy, "spec");
+        spec.addProperty("clusterIP", ip);
+        JsonArray ips = new JsonArray();
+        ips.add(ip);
+        spec.add("clusterIPs", ips);
+        return copy;
+    }
+
+    /**
+     * The address a tenant's running host Pods took from one of its control plane's Services when they were created:
+     * the tenant API Service's ClusterIP is their {@code KUBERNETES_SERVICE_HOST}, the DNS Service's their
+     * {@code dnsConfig} nameserver. A Pod cannot change either, so when such a Service is gone (deleted by hand, lost
+     * in a restore) it is created again with that address rather than a new one that no running Pod uses.
+     */
+    enum ServiceAddress {
+        API("KUBERNETES_SERVICE_HOST"), DNS("spec.dnsConfig.nameservers[0]");
+
+        private final String usedAs;
+
+        ServiceAddress(String usedAs) {
+            this.usedAs = usedAs;
+        }
+
+        String usedAs() {
+            return usedAs;
+        }
+
+        /** Which of the two {@code rendered} is, for a shared or dedicated tenant; null for anything else. */
+        static ServiceAddress of(TenantCluster tc, JsonObject rendered) {
+            if (tc.mode() == TenantCluster.Mode.PRIVATE || !"Service".equals(Json.string(rendered, "kind"))) {
+                return null;
+            }
+            ControlPlaneNames n = ControlPlaneNames.of(tc);
+            String name = Json.string(rendered, "metadata", "name");
+            return n.apiService().equals(name) ? API : n.dnsService().equals(name) ? DNS : null;
+        }
+
+        /** The address most of {@code pods} use, or null when none uses one. */
+        String inUse(List<JsonObject> pods) {
+            Map<String, Integer> seen = new java.util.TreeMap<>();
+            for (JsonObject pod : pods) {
+                String ip = this == API ? apiHost(pod) : nameserver(pod);
+                if (ip != null && ip.matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
+                    seen.merge(ip, 1, Integer::sum);
+                }
+            }
+            return seen.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+        }
+
+        private static String apiHost(JsonObject pod) {
+            JsonArray containers = Json.array(Json.object(pod, "spec"), "containers");
+            for (int i = 0; containers != null && i < containers.size(); i++) {
+                JsonArray env = containers.get(i).isJsonObject()
+                        ? Json.array(containers.get(i).getAsJsonObject(), "env") : null;
+                for (int j = 0; env != null && j < env.size(); j++) {
+                    if (env.get(j).isJsonObject() && "KUBERNETES_SERVICE_HOST".equals(
+                            Json.string(env.get(j).getAsJsonObject(), "name"))) {
+                        return Json.string(env.get(j).getAsJsonObject(), "value");
+                    }
+                }
+            }
+            return null;
+        }
+
+        private static String nameserver(JsonObject pod) {
+            if (!"None".equals(Json.string(pod, "spec", "dnsPolicy"))) {
+                return null;
+            }
+            JsonArray ns = Json.array(Json.object(pod, "spec", "dnsConfig"), "nameservers");
+            return ns == null || ns.isEmpty() || !ns.get(0).isJsonPrimitive() ? null : ns.get(0).getAsString();
+        }
     }
 }

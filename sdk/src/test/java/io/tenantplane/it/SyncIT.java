@@ -266,6 +266,33 @@ class SyncIT {
     }
 
     @Test
+    void aDeletedTenantApiServiceComesBackWithTheAddressesItsRunningPodsUse() {
+        dev.create(pod("default", "web", Map.of("app", "web")));
+        plane.converge(live.key("dev"));
+        String apiIp = Json.string(live.hostKube.require("Service", live.namespace, "dev-api"), "spec", "clusterIP");
+        String dnsIp = Json.string(live.hostKube.require("Service", live.namespace, "dev-dns"), "spec", "clusterIP");
+        live.hostKube.delete("Service", live.namespace, "dev-api");
+        live.hostKube.delete("Service", live.namespace, "dev-dns");
+        // Another Service takes an address meanwhile; the tenant's own come back with theirs all the same.
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"bystander","namespace":"%s"},
+                 "spec":{"ports":[{"port":80}]}}""".formatted(live.namespace)));
+
+        io.tenantplane.ProvisionReport r = plane.ensure(live.key("dev"));
+
+        assertEquals(apiIp, Json.string(live.hostKube.require("Service", live.namespace, "dev-api"), "spec",
+                "clusterIP"), "the tenant API Service keeps the address in its Pods' KUBERNETES_SERVICE_HOST");
+        assertEquals(dnsIp, Json.string(live.hostKube.require("Service", live.namespace, "dev-dns"), "spec",
+                "clusterIP"), "the DNS Service keeps the address in its Pods' dnsConfig");
+        Decision created = r.outcomes().stream().map(Outcome::decision)
+                .filter(d -> d.kind().equals("Service") && d.host() != null && d.host().name().equals("dev-api"))
+                .findFirst().orElseThrow();
+        assertEquals(Action.CREATE, created.action());
+        assertTrue(created.message().contains("again with the ClusterIP " + apiIp + " its running Pods use"),
+                created.message());
+    }
+
+    @Test
     void aPodWaitsUntilItsTenantApiServiceHasAnAddressAndThenGetsIt() {
         live.createTenant("qa");
         Kube qa = live.tenant("qa");
