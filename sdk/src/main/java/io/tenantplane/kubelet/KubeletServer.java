@@ -64,8 +64,8 @@ import okhttp3.Response;
  * {@code exec}, {@code attach} and {@code portForward} as SPDY/3.1 upgrades, the protocol kube-apiserver 1.30+ speaks
  * to a kubelet (it translates kubectl's WebSocket, {@code StreamTranslatorProxy}), relayed to the host copy through
  * the host API's WebSocket subresources ({@link StreamRelay}); {@link Builder#allowExec} turns them off.
- * {@code /stats/summary} is refused (501) with the reason: every mirror points at this one address, so a call
- * cannot say which node it asks about.
+ * {@code /stats/summary} and {@code /metrics/...} (what metrics-server 0.6+ scrapes) are refused (501) with the
+ * reason: every mirror points at this one address, so a call cannot say which node it asks about.
  *
  * <p><b>Bounds.</b> At most {@link Builder#maxStreamsPerTenant} calls per tenant and {@link Builder#maxStreams} in
  * all at once (429 beyond); a call that moves no byte for {@link Builder#idleTimeout} is closed. Each call has its
@@ -282,7 +282,9 @@ public final class KubeletServer implements AutoCloseable {
         switch (call.verb()) {
             case "containerLogs", "exec", "attach", "portForward" -> {
             }
-            case "stats" -> {
+            case "stats", "metrics" -> {
+                // /stats/summary (older metrics-server, kubectl's node proxy) and /metrics/resource (metrics-server
+                // 0.6+): both are about one node, and the call does not say which.
                 return text(ex, 501, "NotServed", "tenantplane's kubelet endpoint does not serve " + call.path()
                         + ": every node mirror of a tenant points at this one endpoint, so a stats call cannot say "
                         + "which host node it asks about; read usage on the host (kubectl top pods -n "
@@ -550,6 +552,7 @@ public final class KubeletServer implements AutoCloseable {
             return switch (first) {
                 case "healthz" -> new Call("healthz", null, null, null, path);
                 case "stats" -> new Call("stats", null, null, null, path);
+                case "metrics" -> new Call("metrics", null, null, null, path);
                 case "containerLogs" -> p.length == 4 ? new Call(first, p[1], p[2], p[3], path)
                         : new Call(first, null, null, null, path);
                 case "exec", "attach" -> p.length == 4 ? new Call(first, p[1], p[2], p[3], path)

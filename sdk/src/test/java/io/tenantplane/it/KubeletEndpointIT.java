@@ -228,6 +228,10 @@ class KubeletEndpointIT {
 
         HttpResponse<String> stats = get(devTls, "/stats/summary");
         assertEquals(501, stats.statusCode());
+        // What metrics-server 0.6+ scrapes: refused the same way, with the reason, not a bare 404.
+        HttpResponse<String> metrics = get(devTls, "/metrics/resource");
+        assertEquals(501, metrics.statusCode());
+        assertTrue(metrics.body().contains("cannot say which host node"), metrics.body());
         assertTrue(eventually(() -> calls.stream().anyMatch(c -> c.verb().equals("exec") && c.code() == 400)));
     }
 
