@@ -76,7 +76,8 @@ final class Converger {
     private final Function<ApiClient, Applier> appliers;
     private final Observer observer;
     private final Clock clock;
-    private final Map<TenantKey, Optional<TransformOptions.TenantApi>> tenantApis =
+    /** The tenant API and DNS Services each tenant's last full pass read (none read: an empty list). */
+    private final Map<TenantKey, List<JsonObject>> controlPlaneServices =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The installation's allow-list of custom kinds ({@code Kind.group}). */
@@ -179,27 +180,27 @@ final class Converger {
     /**
      * Where tenant pods reach their tenant API and DNS ({@link Options#tenantApi}), from the tenant API and DNS
      * Services on the host.
-     * A full pass reads the Service; a pass over one object uses what the last full pass read (a ClusterIP never
-     * changes while its Service exists), so watch-driven passes cost no extra request.
+     * A full pass reads the Services (and keeps them for {@link #planRequest}); a pass over one object uses what the
+     * last full pass read (a ClusterIP never changes while its Service exists), so watch-driven passes cost no extra
+     * request.
      */
     private TransformOptions.TenantApi tenantApi(TenantContext ctx, boolean full) {
         if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
             return null;
         }
-        Optional<TransformOptions.TenantApi> known = tenantApis.get(ctx.key());
-        if (!full && known != null) {
-            return known.orElse(null);
+        List<JsonObject> services = controlPlaneServices.get(ctx.key());
+        if (full || services == null) {
+            ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
+            ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
+            List<JsonObject> read = new ArrayList<>();
+            hostReader.get(service, ctx.cluster().namespace(), n.apiService()).ifPresent(read::add);
+            if (!read.isEmpty()) {
+                hostReader.get(service, ctx.cluster().namespace(), n.dnsService()).ifPresent(read::add);
+            }
+            services = List.copyOf(read);
+            controlPlaneServices.put(ctx.key(), services);
         }
-        ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-        ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
-        List<JsonObject> services = new ArrayList<>();
-        hostReader.get(service, ctx.cluster().namespace(), n.apiService()).ifPresent(services::add);
-        if (!services.isEmpty()) {
-            hostReader.get(service, ctx.cluster().namespace(), n.dnsService()).ifPresent(services::add);
-        }
-        TransformOptions.TenantApi api = Options.tenantApi(ctx.cluster(), services, false);
-        tenantApis.put(ctx.key(), Optional.ofNullable(api));
-        return api;
+        return Options.tenantApi(ctx.cluster(), services, false);
     }
 
     /**
@@ -217,6 +218,18 @@ final class Converger {
         }
         return new SyncPolicy(SyncPolicy.API_VERSION, SyncPolicy.KIND, policy.metadata(),
                 new SyncPolicy.Spec(List.of()), null);
+    }
+
+    /**
+     * A Service create the host refused for the ClusterIP it asked for (taken there, or outside its range): a tenant
+     * Service's own IP here, a control-plane Service's kept address in provisioning.
+     */
+    static boolean refusedClusterIp(Outcome.Failed f) {
+        Decision d = f.decision();
+        return d.action() == Action.CREATE && d.kind().equals("Service") && f.code() == 422
+                && d.desired() != null && Json.string(d.desired(), "spec", "clusterIP") != null
+                && !"None".equals(Json.string(d.desired(), "spec", "clusterIP"))
+                && f.message() != null && f.message().contains("spec.clusterIP");
     }
 
     /** The objects one full pass reads ({@link Pass#read}). */
@@ -257,14 +270,13 @@ final class Converger {
                 }
             }
         }
-        ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-        ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
-        for (String svc : List.of(n.apiService(), n.dnsService())) {
+        // The tenant API and DNS Services this pass read for its pods (Pass's constructor), not read again.
+        for (JsonObject svc : controlPlaneServices.getOrDefault(ctx.key(), List.of())) {
             boolean held = hostObjects.stream().anyMatch(o -> "Service".equals(Json.string(o, "kind"))
-                    && svc.equals(Json.string(o, "metadata", "name"))
+                    && Json.string(svc, "metadata", "name").equals(Json.string(o, "metadata", "name"))
                     && ctx.cluster().namespace().equals(Json.string(o, "metadata", "namespace")));
             if (!held) {
-                hostReader.get(service, ctx.cluster().namespace(), svc).ifPresent(hostObjects::add);
+                hostObjects.add(svc);
             }
         }
         return new PlanRequest(ctx.cluster(), ctx.profile(), ctx.policy(), tenantObjects, hostObjects);
@@ -682,14 +694,6 @@ final class Converger {
             }
         }
 
-        /** A Service create the host refused for the ClusterIP it asked for (taken there, or outside its range). */
-        private static boolean refusedClusterIp(Outcome.Failed f) {
-            Decision d = f.decision();
-            return d.action() == Action.CREATE && d.kind().equals("Service") && f.code() == 422
-                    && d.desired() != null && Json.string(d.desired(), "spec", "clusterIP") != null
-                    && !"None".equals(Json.string(d.desired(), "spec", "clusterIP"))
-                    && f.message() != null && f.message().contains("spec.clusterIP");
-        }
 
         /** The refused create again, with the ClusterIP left to the host; the tenant Service then takes it. */
         private static Decision allocatedByHost(Outcome.Failed f) {

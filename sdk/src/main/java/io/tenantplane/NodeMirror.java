@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.migration.MigrationPlanner;
+import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.Map;
 import java.util.Objects;
@@ -69,7 +70,7 @@ final class NodeMirror {
         if (kubelet != null) {
             JsonArray addresses = new JsonArray();
             addresses.add(address("Hostname", kubelet.host()));
-            if (kubelet.host().matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
+            if (HostNames.isIpAddress(kubelet.host())) {
                 addresses.add(address("InternalIP", kubelet.host()));
             }
             status.add("addresses", addresses);

@@ -23,6 +23,7 @@ import io.tenantplane.model.Parsed;
 import io.tenantplane.model.Problem;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
+import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Observer;
@@ -307,7 +308,7 @@ final class Provisioner {
                         + "cannot change", body, null);
             }
             Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, body, current));
-            if (kept != null && o instanceof Outcome.Failed f && f.code() == 422) {
+            if (kept != null && o instanceof Outcome.Failed f && Converger.refusedClusterIp(f)) {
                 // The address was taken, or is outside the host's range: the Service gets a new one; Pods made
                 // before keep the old address until they are replaced.
                 Decision fresh = ProvisionPlan.decide(tc.tenant(), id, rendering, null);
@@ -870,7 +871,7 @@ final class Provisioner {
             Map<String, Integer> seen = new java.util.TreeMap<>();
             for (JsonObject pod : pods) {
                 String ip = this == API ? apiHost(pod) : nameserver(pod);
-                if (ip != null && ip.matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
+                if (HostNames.isIpAddress(ip)) {
                     seen.merge(ip, 1, Integer::sum);
                 }
             }

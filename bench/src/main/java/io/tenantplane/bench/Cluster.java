@@ -130,8 +130,9 @@ final class Cluster {
      */
     static List<JsonObject> controlPlaneServices(String tenant, String hostNamespace) {
         TenantContext c = context(tenant, hostNamespace);
-        String api = tenant + "-api";
-        String dns = tenant + "-dns";
+        io.tenantplane.controlplane.ControlPlaneNames names = io.tenantplane.controlplane.ControlPlaneNames.of(c.cluster());
+        String api = names.apiService();
+        String dns = names.dnsService();
         return io.tenantplane.TenantPlane.builder().build().render(c.cluster(), c.profile()).stream()
                 .filter(o -> "Service".equals(Json.string(o, "kind")))
                 .filter(o -> List.of(api, dns).contains(Json.string(o, "metadata", "name")))

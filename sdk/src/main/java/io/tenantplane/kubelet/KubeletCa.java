@@ -1,5 +1,6 @@
 package io.tenantplane.kubelet;
 
+import io.tenantplane.naming.HostNames;
 import io.tenantplane.observe.TenantKey;
 import java.io.IOException;
 import java.io.StringReader;
@@ -158,7 +159,7 @@ public final class KubeletCa {
         }
         List<GeneralName> sans = new ArrayList<>();
         for (String n : names) {
-            sans.add(isIp(n) ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
+            sans.add(HostNames.isIpAddress(n) ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
         }
         return issue(new X500Name("CN=tenantplane-kubelet"), sans, KeyPurposeId.id_kp_serverAuth, validity);
     }
@@ -314,10 +315,6 @@ public final class KubeletCa {
 
     private static BigInteger serial() {
         return new BigInteger(127, RANDOM).add(BigInteger.ONE);
-    }
-
-    private static boolean isIp(String s) {
-        return s.matches("(\\d{1,3}\\.){3}\\d{1,3}") || s.contains(":") && s.matches("[0-9a-fA-F:.]+");
     }
 
     private static String pem(Object o) {

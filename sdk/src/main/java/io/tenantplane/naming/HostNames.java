@@ -202,6 +202,14 @@ public final class HostNames {
         return out.toArray(String[]::new);
     }
 
+    /**
+     * True when {@code s} is written as an IP address (dotted IPv4, or IPv6 with colons) rather than a DNS name: what
+     * decides between an {@code InternalIP} and a {@code Hostname}, an IP and a DNS SAN, a ClusterIP and a Service name.
+     */
+    public static boolean isIpAddress(String s) {
+        return s != null && (s.matches("(\\d{1,3}\\.){3}\\d{1,3}") || s.contains(":") && s.matches("[0-9a-fA-F:.]+"));
+    }
+
     /** True when {@code s} is a DNS-1123 label: lowercase alphanumerics and {@code -}, at most 63 characters. */
     public static boolean isDns1123Label(String s) {
         return s != null && !s.isEmpty() && s.length() <= 63 && isLabel(s, 0, s.length());

@@ -134,7 +134,7 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
 
         /** True when {@link #host} is an IPv4 or IPv6 address (not a DNS name). */
         public boolean isAddress() {
-            return host.matches("[0-9.]+") || host.contains(":");
+            return HostNames.isIpAddress(host);
         }
     }
 
