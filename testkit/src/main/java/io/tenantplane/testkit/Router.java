@@ -253,9 +253,11 @@ final class Router implements HttpHandler {
             throw new ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is "
                     + MAX_REQUEST_BODY, null);
         }
-        Store.WriteOptions opts = new Store.WriteOptions("All".equals(r.param("dryRun")),
-                r.param("fieldValidation") == null ? "" : r.param("fieldValidation"), new ArrayList<>());
         boolean status = "status".equals(r.subresource());
+        Store.WriteOptions opts = new Store.WriteOptions("All".equals(r.param("dryRun")),
+                r.param("fieldValidation") == null ? "" : r.param("fieldValidation"), new ArrayList<>(),
+                new ManagedFields.Writer(managerOrUserAgent(r.param("fieldManager"),
+                        ex.getRequestHeaders().getFirst("User-Agent")), status ? "status" : ""), null);
         if ("binding".equals(r.subresource()) && !r.verb().equals("create")
                 || (r.verb().equals("update") || r.verb().equals("patch")) && r.name() == null) {
             throw ApiError.methodNotAllowed();
@@ -319,6 +321,12 @@ final class Router implements HttpHandler {
             }
             case "patch" -> {
                 String patchType = patchType(ex, t);
+                checkPatchOptions(r, patchType);
+                if (patchType.equals("apply")) {
+                    Store.ApplyResult applied = store.apply(t, r.namespace(), r.name(), applyConfiguration(body),
+                            status, "true".equals(r.param("force")), opts);
+                    yield send(ex, applied.created() ? 201 : 200, applied.object(), opts.warnings());
+                }
                 yield send(ex, 200, store.patch(t, r.namespace(), r.name(), patchType, Json.parse(body), status,
                         opts), opts.warnings());
             }
@@ -595,12 +603,51 @@ final class Router implements HttpHandler {
                 }
                 yield "strategic";
             }
-            case "application/apply-patch+yaml", "application/apply-patch+cbor" -> throw ApiError.unsupportedMediaType(
-                    type, MERGE_PATCH_TYPES + ", application/strategic-merge-patch+json (server-side apply is not "
-                            + "supported by this test server)");
+            case "application/apply-patch+yaml" -> "apply";
             default -> throw ApiError.unsupportedMediaType(type, MERGE_PATCH_TYPES
-                    + ", application/strategic-merge-patch+json");
+                    + (t.strategicMerge() ? ", application/strategic-merge-patch+json" : "")
+                    + ", application/apply-patch+yaml");
         };
+    }
+
+    /**
+     * {@code ValidatePatchOptions} ({@code apimachinery/pkg/apis/meta/v1/validation/validation.go}): an apply needs a
+     * field manager; {@code force} belongs to apply alone.
+     */
+    private static void checkPatchOptions(Request r, String patchType) {
+        if (patchType.equals("apply") && (r.param("fieldManager") == null || r.param("fieldManager").isEmpty())) {
+            throw ApiError.invalid("meta.k8s.io", "PatchOptions", "", List.of(new ApiError.Cause("FieldValueRequired",
+                    "fieldManager", "Required value: is required for apply patch")));
+        }
+        if (!patchType.equals("apply") && r.param("force") != null) {
+            throw ApiError.invalid("meta.k8s.io", "PatchOptions", "", List.of(ApiError.Cause.forbidden("force",
+                    "may not be specified for non-apply patch")));
+        }
+    }
+
+    /** An apply configuration is YAML (JSON is YAML), decoded as {@code yaml.Unmarshal} into an unstructured map. */
+    private static JsonElement applyConfiguration(byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.stripLeading().startsWith("{")) {
+            return Json.parse(body);
+        }
+        Object parsed;
+        try {
+            parsed = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
+                    new org.yaml.snakeyaml.LoaderOptions())).load(text);
+        } catch (RuntimeException e) {
+            throw ApiError.badRequest("error decoding YAML: " + e.getMessage());
+        }
+        return Json.GSON.toJsonTree(parsed);
+    }
+
+    /** {@code managerOrUserAgent} (handlers/rest.go): the fieldManager, else the User-Agent up to its first "/". */
+    private static String managerOrUserAgent(String manager, String userAgent) {
+        if (manager != null && !manager.isEmpty()) {
+            return manager;
+        }
+        String prefix = userAgent == null ? "" : userAgent.split("/", -1)[0];
+        return prefix.length() > 128 ? prefix.substring(0, 128) : prefix;
     }
 
     // ---- responses ----

@@ -29,11 +29,24 @@ import java.util.function.Predicate;
  * stored: a write stores a new tree.
  */
 final class Store {
-    /** Per-request write options: {@code dryRun=All}, {@code fieldValidation}, and the warnings to send back. */
-    record WriteOptions(boolean dryRun, String fieldValidation, List<String> warnings) {
+    /**
+     * Per-request write options: {@code dryRun=All}, {@code fieldValidation}, the warnings to send back, and who
+     * writes: the field manager of an API request (null for the simulated controllers' own writes, whose fields the
+     * store does not track) and, for a server-side apply, the managed fields it computed.
+     */
+    record WriteOptions(boolean dryRun, String fieldValidation, List<String> warnings, ManagedFields.Writer writer,
+            List<ManagedFields.Entry> applied) {
         static WriteOptions defaults() {
-            return new WriteOptions(false, "", new ArrayList<>());
+            return new WriteOptions(false, "", new ArrayList<>(), null, null);
         }
+
+        WriteOptions withApplied(List<ManagedFields.Entry> entries) {
+            return new WriteOptions(dryRun, fieldValidation, warnings, writer, entries);
+        }
+    }
+
+    /** The result of a server-side apply: the object, and whether the apply created it (201) or not (200). */
+    record ApplyResult(JsonObject object, boolean created) {
     }
 
     /** One page of a list. */
@@ -223,9 +236,20 @@ final class Store {
             m.addProperty("uid", UUID.randomUUID().toString());
             m.addProperty("creationTimestamp", now());
             m.addProperty("generation", 1);
+            JsonArray requestedManaged = Json.arr(m, "managedFields");
             for (String field : List.of("deletionTimestamp", "deletionGracePeriodSeconds", "managedFields",
                     "selfLink", "resourceVersion")) {
                 m.remove(field);
+            }
+            if (opts.writer() != null) {
+                // create.go: FieldManager.UpdateNoErrors(empty live object, the new object, manager).
+                List<ManagedFields.Entry> base = requestedManaged == null ? List.of()
+                        : ManagedFields.read(Json.object("metadata", Json.object("managedFields", requestedManaged)));
+                List<ManagedFields.Entry> managed = opts.applied() != null ? opts.applied()
+                        : ManagedFields.update(t, new JsonObject(), o, base, opts.writer(), t.apiVersion(), now());
+                if (!managed.isEmpty()) {
+                    m.add("managedFields", ManagedFields.write(managed));
+                }
             }
             List<ApiError.Cause> causes = new ArrayList<>();
             String nameProblem = Validation.nameProblem(name, Validation.nameRule(t));
@@ -421,6 +445,7 @@ final class Store {
     private JsonObject replace(ResourceType t, JsonObject current, JsonObject next, boolean statusOnly,
             WriteOptions opts) {
         JsonObject cm = Json.obj(current, "metadata");
+        JsonArray requestedManaged = statusOnly ? null : Json.arr(Json.meta(next), "managedFields");
         String name = Json.str(cm, "name");
         String currentVersion = Json.str(cm, "resourceVersion");
         String requested = Json.str(Json.meta(next), "resourceVersion");
@@ -489,6 +514,7 @@ final class Store {
         }
         JsonObject m = Json.meta(candidate);
         m.addProperty("resourceVersion", currentVersion);
+        trackFields(t, current, candidate, requestedManaged, statusOnly, opts);
         if (!Json.same(specOf(t, current), specOf(t, candidate))) {
             m.addProperty("generation", Json.obj(current, "metadata").get("generation").getAsLong() + 1);
         }
@@ -506,6 +532,111 @@ final class Store {
             serve(stored);
         }
         return present(t, stored);
+    }
+
+    /**
+     * Sets the candidate's {@code metadata.managedFields}: the live ones for the simulated controllers' writes;
+     * otherwise those the request carried when it carried some ({@code decodeLiveOrNew}: an empty list resets them),
+     * else the live ones, updated for this writer (fieldmanager.go {@code Update}), or those an apply computed.
+     */
+    private void trackFields(ResourceType t, JsonObject current, JsonObject candidate, JsonArray requested,
+            boolean statusOnly, WriteOptions opts) {
+        JsonObject m = Json.meta(candidate);
+        m.remove("managedFields");
+        List<ManagedFields.Entry> managed;
+        if (opts.applied() != null) {
+            managed = opts.applied();
+        } else if (opts.writer() == null) {
+            JsonArray live = Json.arr(Json.obj(current, "metadata"), "managedFields");
+            if (live != null) {
+                m.add("managedFields", live.deepCopy());
+            }
+            return;
+        } else {
+            List<ManagedFields.Entry> base = requested != null && !statusOnly
+                    ? ManagedFields.read(Json.object("metadata", Json.object("managedFields", requested)))
+                    : List.of();
+            boolean reset = requested != null && !statusOnly && requested.isEmpty();
+            if (base.isEmpty() && !reset) {
+                base = ManagedFields.read(current);
+            }
+            managed = ManagedFields.update(t, stripManaged(current), stripManaged(candidate), base, opts.writer(),
+                    t.apiVersion(), now());
+        }
+        if (!managed.isEmpty()) {
+            m.add("managedFields", ManagedFields.write(managed));
+        }
+    }
+
+    private static JsonObject stripManaged(JsonObject o) {
+        JsonObject m = Json.obj(o, "metadata");
+        if (m == null || !m.has("managedFields")) {
+            return o;
+        }
+        JsonObject copy = o.deepCopy();
+        Json.meta(copy).remove("managedFields");
+        return copy;
+    }
+
+    /**
+     * Server-side apply ({@code application/apply-patch+yaml}), as {@code applyPatcher} in
+     * {@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go} with {@code FieldManager.Apply}: the
+     * configuration must name this resource's version and kind and carry no managedFields; a missing object is
+     * created from it (not through {@code status}); otherwise it is merged into the live object, what this manager
+     * applied before and applies no longer is pruned, and fields other managers own that it would change are
+     * conflicts unless {@code force}.
+     */
+    ApplyResult apply(ResourceType t, String ns, String name, JsonElement body, boolean statusOnly, boolean force,
+            WriteOptions opts) {
+        if (!body.isJsonObject()) {
+            throw ApiError.badRequest("error decoding YAML: the applied configuration must be an object");
+        }
+        JsonObject config = body.getAsJsonObject().deepCopy();
+        String kind = Json.str(config, "kind");
+        if (kind == null || kind.isEmpty()) {
+            throw ApiError.badRequest("Object 'Kind' is missing in '" + Json.text(body) + "'");
+        }
+        String version = Json.str(config, "apiVersion");
+        if (!t.apiVersion().equals(version)) {
+            throw ApiError.badRequest("Incorrect version specified in apply patch. Specified patch version: "
+                    + (version == null ? "" : version) + ", expected: " + t.apiVersion());
+        }
+        JsonObject m = Json.meta(config);
+        if (m.has("managedFields") && !m.get("managedFields").isJsonNull()) {
+            throw ApiError.badRequest("metadata.managedFields must be nil");
+        }
+        String configName = Json.str(m, "name");
+        if (configName == null || !configName.equals(name)) {
+            // checkName (handlers/rest.go).
+            throw ApiError.badRequest("the name of the object (" + (configName == null ? "" : configName)
+                    + ") does not match the name on the URL (" + name + ")");
+        }
+        String configNs = Json.str(m, "namespace");
+        if (t.namespaced() && configNs != null && !configNs.isEmpty() && !configNs.equals(ns)) {
+            throw ApiError.badRequest(
+                    "the namespace of the provided object does not match the namespace sent on the request");
+        }
+        ManagedFields.Writer writer = opts.writer();
+        lock.lock();
+        try {
+            JsonObject current = storage(t).get(key(t, ns, name));
+            if (current == null) {
+                if (statusOnly) {
+                    throw ApiError.notFound(t, name);
+                }
+                ManagedFields.Applied a = ManagedFields.apply(t, new JsonObject(), config, List.of(), writer, force,
+                        now());
+                return new ApplyResult(create(t, ns, a.object(), opts.withApplied(a.managed())), true);
+            }
+            ManagedFields.Applied a = ManagedFields.apply(t, stripManaged(present(t, current)), config,
+                    ManagedFields.read(current), writer, force, now());
+            JsonObject next = a.object();
+            typeMeta(t, next);
+            Json.meta(next).addProperty("resourceVersion", Json.str(Json.meta(current), "resourceVersion"));
+            return new ApplyResult(replace(t, current, next, statusOnly, opts.withApplied(a.managed())), false);
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ---- deletion ----

@@ -184,9 +184,15 @@ class CustomResourceTest {
                 V1Patch.PATCH_FORMAT_STRATEGIC_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":2}}"));
         assertEquals(415, response.getHttpStatusCode());
         assertEquals("UnsupportedMediaType", response.getStatus().getReason());
+        // An apply configuration names its version and kind (there is no "Object 'Kind' is missing" guessing).
+        io.kubernetes.client.util.generic.options.PatchOptions asTester =
+                new io.kubernetes.client.util.generic.options.PatchOptions();
+        asTester.setFieldManager("tester");
         KubernetesApiResponse<DynamicKubernetesObject> apply = widgets.patch("default", "w",
-                V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch("spec:\n  size: 2\n"));
-        assertEquals(415, apply.getHttpStatusCode());
+                V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch("spec:\n  size: 2\n"), asTester);
+        assertEquals(400, apply.getHttpStatusCode());
+        assertTrue(apply.getStatus().getMessage().startsWith("Object 'Kind' is missing in"),
+                apply.getStatus().getMessage());
         KubernetesApiResponse<DynamicKubernetesObject> merge = widgets.patch("default", "w",
                 V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":2}}"));
         assertEquals(2, ok(merge).getRaw().getAsJsonObject("spec").get("size").getAsInt());

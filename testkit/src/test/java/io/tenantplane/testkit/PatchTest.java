@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import static io.tenantplane.testkit.Clients.configMap;
 import static io.tenantplane.testkit.Clients.expectApiError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** PATCH through client-java's PatchUtils, in each patch format, on built-in kinds. */
 class PatchTest {
@@ -124,10 +124,17 @@ class PatchTest {
     }
 
     @Test
-    void serverSideApplyIsUnsupportedMediaType() throws Exception {
+    void serverSideApplyWithoutAFieldManagerIsInvalidAndWithOneApplies() throws Exception {
         core.createNamespacedConfigMap("default", configMap("default", "a", Map.of())).execute();
-        ApiException e = expectApiError(415, () -> patchConfigMap(V1Patch.PATCH_FORMAT_APPLY_YAML,
-                "data:\n  k: v\n"));
-        assertFalse(e.getResponseBody().isEmpty());
+        ApiException e = expectApiError(422, () -> patchConfigMap(V1Patch.PATCH_FORMAT_APPLY_YAML,
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  k: v\n"));
+        assertTrue(e.getResponseBody().contains("fieldManager: Required value: is required for apply patch"),
+                e.getResponseBody());
+        V1ConfigMap applied = PatchUtils.patch(V1ConfigMap.class, () -> core.patchNamespacedConfigMap("a", "default",
+                new V1Patch("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  k: v\n"))
+                .fieldManager("tester").buildCall(null), V1Patch.PATCH_FORMAT_APPLY_YAML, client);
+        assertEquals(Map.of("k", "v"), applied.getData());
+        String stored = Clients.raw(client, "GET", "/api/v1/namespaces/default/configmaps/a", null, null).body();
+        assertTrue(stored.contains("\"manager\":\"tester\",\"operation\":\"Apply\""), stored);
     }
 }

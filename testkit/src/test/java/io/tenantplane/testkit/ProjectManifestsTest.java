@@ -38,6 +38,14 @@ class ProjectManifestsTest {
                     }
                 }
             }
+            // Server-side apply, as GitOps tools and `kubectl apply --server-side` write them: each custom resource
+            // is created through the field manager against the CRDs' schemas (list types, map keys, CEL).
+            String applied = kubectl.run("apply", "--server-side", "-f", REPO.resolve("examples/yaml").toString())
+                    .ok().out();
+            assertTrue(applied.contains("tenantcluster.tenantplane.io/dev serverside-applied"), applied);
+            String again = kubectl.run("apply", "--server-side", "-f", REPO.resolve("examples/yaml").toString())
+                    .ok().out();
+            assertTrue(again.lines().count() == applied.lines().count(), again);
         }
     }
 
@@ -75,6 +83,8 @@ class ProjectManifestsTest {
             Kubectl kubectl = new Kubectl(tenant.writeKubeconfig(dir), dir);
             String out = kubectl.run("apply", "--dry-run=server", "-f", REPO.resolve("examples/yaml/workloads")
                     .toString()).ok().out();
+            kubectl.run("apply", "--server-side", "--dry-run=server", "-f", REPO.resolve("examples/yaml/workloads")
+                    .toString()).ok();
             try (Stream<Path> files = Files.list(REPO.resolve("examples/yaml/workloads"))) {
                 List<Path> all = files.filter(p -> p.toString().endsWith(".yaml")).toList();
                 assertTrue(out.lines().filter(l -> l.contains("(server dry run)")).count() >= all.size(), out);

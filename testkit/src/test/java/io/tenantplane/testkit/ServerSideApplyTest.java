@@ -1,0 +1,265 @@
+package io.tenantplane.testkit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Server-side apply and field ownership over HTTP ({@code application/apply-patch+yaml}, {@code fieldManager},
+ * {@code force}), and through the real kubectl ({@code apply --server-side}, {@code --force-conflicts}), as
+ * {@code staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go} and the field manager of
+ * {@code apimachinery/pkg/util/managedfields} answer them.
+ */
+class ServerSideApplyTest {
+    private static final String APPLY = "application/apply-patch+yaml";
+    private static final String DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
+
+    @RegisterExtension
+    final KubeApiServerExtension kube = new KubeApiServerExtension();
+
+    @TempDir
+    Path dir;
+
+    private ApiClient client;
+
+    @BeforeEach
+    void connect() {
+        client = Clients.client(kube.server());
+    }
+
+    private Clients.Raw apply(String path, String manager, boolean force, String yaml) throws IOException {
+        return Clients.raw(client, "PATCH", path + "?fieldManager=" + manager + (force ? "&force=true" : ""), APPLY,
+                yaml);
+    }
+
+    private static String deployment(int replicas, String image) {
+        return """
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata:
+                  name: web
+                spec:
+                  replicas: %d
+                  selector:
+                    matchLabels: {app: web}
+                  template:
+                    metadata:
+                      labels: {app: web}
+                    spec:
+                      containers:
+                      - name: app
+                        image: %s
+                """.formatted(replicas, image);
+    }
+
+    /** The entries of metadata.managedFields as manager/operation → fieldsV1. */
+    private static JsonObject entry(JsonObject object, String manager, String operation) {
+        JsonArray managed = object.getAsJsonObject("metadata").getAsJsonArray("managedFields");
+        for (JsonElement e : managed == null ? new JsonArray() : managed) {
+            JsonObject o = e.getAsJsonObject();
+            if (manager.equals(o.get("manager").getAsString()) && operation.equals(o.get("operation").getAsString())) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> causeFields(JsonObject status) {
+        List<String> out = new ArrayList<>();
+        status.getAsJsonObject("details").getAsJsonArray("causes")
+                .forEach(c -> out.add(c.getAsJsonObject().get("field").getAsString()));
+        return out;
+    }
+
+    @Test
+    void anApplyCreatesTheObjectOwnsWhatItAppliedAndIsIdempotent() throws Exception {
+        String cm = """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: settings
+                  labels: {app: web}
+                data:
+                  mode: fast
+                """;
+        Clients.Raw created = apply("/api/v1/namespaces/default/configmaps/settings", "deployer", false, cm);
+        assertEquals(201, created.code(), created.body());
+        JsonObject mine = entry(created.json(), "deployer", "Apply");
+        assertEquals(JsonParser.parseString("{\"f:data\":{\"f:mode\":{}},\"f:metadata\":{\"f:labels\":{\"f:app\":{}}}}"),
+                mine.get("fieldsV1"), created.body());
+        assertEquals("v1", mine.get("apiVersion").getAsString());
+        assertEquals("FieldsV1", mine.get("fieldsType").getAsString());
+
+        Clients.Raw again = apply("/api/v1/namespaces/default/configmaps/settings", "deployer", false, cm);
+        assertEquals(200, again.code(), again.body());
+        assertEquals(created.json().getAsJsonObject("metadata").get("resourceVersion"),
+                again.json().getAsJsonObject("metadata").get("resourceVersion"), "an unchanged apply writes nothing");
+    }
+
+    @Test
+    void applyNeedsAFieldManagerAndForceIsForApplyAlone() throws Exception {
+        Clients.Raw noManager = Clients.raw(client, "PATCH", "/api/v1/namespaces/default/configmaps/a", APPLY,
+                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
+        assertEquals(422, noManager.code(), noManager.body());
+        assertEquals("PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply "
+                + "patch", noManager.json().get("message").getAsString());
+
+        apply("/api/v1/namespaces/default/configmaps/a", "me", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n");
+        Clients.Raw forcedMerge = Clients.raw(client, "PATCH", "/api/v1/namespaces/default/configmaps/a?force=true",
+                "application/merge-patch+json", "{\"data\":{\"k\":\"v\"}}");
+        assertEquals(422, forcedMerge.code(), forcedMerge.body());
+        assertEquals(List.of("force"), causeFields(forcedMerge.json()));
+
+        Clients.Raw wrongVersion = apply(DEPLOYMENTS + "/web", "me", false,
+                deployment(1, "app:1").replace("apps/v1", "apps/v1beta1"));
+        assertEquals(400, wrongVersion.code(), wrongVersion.body());
+        assertTrue(wrongVersion.body().contains("Incorrect version specified in apply patch. Specified patch "
+                + "version: apps/v1beta1, expected: apps/v1"), wrongVersion.body());
+
+        Clients.Raw otherName = apply(DEPLOYMENTS + "/other", "me", false, deployment(1, "app:1"));
+        assertEquals(400, otherName.code(), otherName.body());
+        assertEquals(404, Clients.raw(client, "GET", DEPLOYMENTS + "/other", null, null).code(),
+                "a refused apply creates nothing");
+
+        Clients.Raw withManaged = apply("/api/v1/namespaces/default/configmaps/a", "me", false,
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  managedFields: [{manager: x}]\n");
+        assertEquals(400, withManaged.code(), withManaged.body());
+        assertEquals("metadata.managedFields must be nil", withManaged.json().get("message").getAsString());
+    }
+
+    @Test
+    void aFieldAnotherManagerSetIsAConflictUntilForced() throws Exception {
+        Clients.Raw created = Clients.raw(client, "POST", DEPLOYMENTS + "?fieldManager=autoscaler",
+                "application/json", Json.text(Json.GSON.toJsonTree(new org.yaml.snakeyaml.Yaml().load(
+                        deployment(3, "app:1")))));
+        assertEquals(201, created.code(), created.body());
+        assertEquals("Update", entry(created.json(), "autoscaler", "Update").get("operation").getAsString());
+
+        Clients.Raw conflict = apply(DEPLOYMENTS + "/web", "deployer", false, deployment(5, "app:2"));
+        assertEquals(409, conflict.code(), conflict.body());
+        JsonObject status = conflict.json();
+        assertEquals("Conflict", status.get("reason").getAsString());
+        assertEquals(List.of(".spec.replicas", ".spec.template.spec.containers[name=\"app\"].image"),
+                causeFields(status));
+        assertEquals("Apply failed with 2 conflicts: conflicts with \"autoscaler\" using apps/v1:\n- .spec.replicas\n"
+                + "- .spec.template.spec.containers[name=\"app\"].image", status.get("message").getAsString());
+        assertEquals("FieldManagerConflict", status.getAsJsonObject("details").getAsJsonArray("causes").get(0)
+                .getAsJsonObject().get("reason").getAsString());
+        JsonObject unchanged = Clients.raw(client, "GET", DEPLOYMENTS + "/web", null, null).json();
+        assertEquals(3, unchanged.getAsJsonObject("spec").get("replicas").getAsInt(), "a conflict writes nothing");
+
+        // The same value is no conflict: both own it.
+        Clients.Raw shared = apply(DEPLOYMENTS + "/web", "deployer", false, deployment(3, "app:1"));
+        assertEquals(200, shared.code(), shared.body());
+        assertTrue(entry(shared.json(), "deployer", "Apply").getAsJsonObject("fieldsV1")
+                .getAsJsonObject("f:spec").has("f:replicas"));
+        assertTrue(entry(shared.json(), "autoscaler", "Update").getAsJsonObject("fieldsV1")
+                .getAsJsonObject("f:spec").has("f:replicas"));
+
+        Clients.Raw forced = apply(DEPLOYMENTS + "/web", "deployer", true, deployment(5, "app:2"));
+        assertEquals(200, forced.code(), forced.body());
+        JsonObject spec = forced.json().getAsJsonObject("spec");
+        assertEquals(5, spec.get("replicas").getAsInt());
+        assertEquals("app:2", spec.getAsJsonObject("template").getAsJsonObject("spec").getAsJsonArray("containers")
+                .get(0).getAsJsonObject().get("image").getAsString());
+        JsonObject autoscaler = entry(forced.json(), "autoscaler", "Update");
+        assertFalse(autoscaler.getAsJsonObject("fieldsV1").getAsJsonObject("f:spec").has("f:replicas"),
+                "a forced apply takes the field over: " + autoscaler);
+    }
+
+    @Test
+    void whatAnApplierDropsIsRemovedUnlessAnotherApplierOwnsIt() throws Exception {
+        String path = "/api/v1/namespaces/default/configmaps/c";
+        apply(path, "a", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {x: '1', y: '2', z: '3'}\n");
+        apply(path, "b", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {y: '2'}\n");
+        Clients.Raw pruned = apply(path, "a", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {x: '1'}\n");
+        assertEquals(200, pruned.code(), pruned.body());
+        JsonObject data = pruned.json().getAsJsonObject("data");
+        assertEquals("1", data.get("x").getAsString());
+        assertEquals("2", data.get("y").getAsString(), "b still applies y");
+        assertNull(data.get("z"), "only a applied z, and a applies it no longer");
+    }
+
+    @Test
+    void keyedListsMergeItemByItem() throws Exception {
+        assertEquals(201, apply(DEPLOYMENTS + "/web", "deployer", false, deployment(1, "app:1")).code());
+        // Another manager adds a sidecar through a strategic merge patch (keyed by name).
+        Clients.Raw sidecar = Clients.raw(client, "PATCH", DEPLOYMENTS + "/web?fieldManager=injector",
+                "application/strategic-merge-patch+json",
+                "{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"proxy\",\"image\":\"proxy:1\"}]}}}}");
+        assertEquals(200, sidecar.code(), sidecar.body());
+        JsonObject injector = entry(sidecar.json(), "injector", "Update");
+        // The defaults the server filled in belong to the writer too, as on a real server.
+        assertEquals(JsonParser.parseString("""
+                {"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\\"name\\":\\"proxy\\"}":{".":{},
+                "f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},"f:terminationMessagePath":{},
+                "f:terminationMessagePolicy":{}}}}}}}"""), injector.get("fieldsV1"), sidecar.body());
+
+        Clients.Raw updated = apply(DEPLOYMENTS + "/web", "deployer", false, deployment(1, "app:2"));
+        assertEquals(200, updated.code(), updated.body());
+        JsonArray containers = updated.json().getAsJsonObject("spec").getAsJsonObject("template")
+                .getAsJsonObject("spec").getAsJsonArray("containers");
+        assertEquals(2, containers.size(), updated.body());
+        assertEquals("app:2", containers.get(0).getAsJsonObject().get("image").getAsString());
+        assertEquals("proxy", containers.get(1).getAsJsonObject().get("name").getAsString());
+    }
+
+    @Test
+    void anUpdateWithoutFieldManagerIsOwnedByTheUserAgentPrefix() throws Exception {
+        Clients.Raw created = Clients.raw(client, "POST", "/api/v1/namespaces/default/configmaps",
+                "application/json", "{\"metadata\":{\"name\":\"ua\"},\"data\":{\"k\":\"v\"}}");
+        assertEquals(201, created.code(), created.body());
+        JsonObject only = created.json().getAsJsonObject("metadata").getAsJsonArray("managedFields").get(0)
+                .getAsJsonObject();
+        // okhttp's User-Agent "okhttp/4.x": the part before the first "/".
+        assertEquals("okhttp", only.get("manager").getAsString(), created.body());
+        assertEquals("Update", only.get("operation").getAsString());
+        assertTrue(only.has("time"));
+        assertEquals(JsonParser.parseString("{\"f:data\":{\".\":{},\"f:k\":{}}}"), only.get("fieldsV1"));
+    }
+
+    @Test
+    void kubectlServerSideApplyTakesOverItsClientSideApplyAndStopsAtAnotherManagersFields() throws Exception {
+        Kubectl kubectl = new Kubectl(kube.writeKubeconfig(dir), dir);
+        Path v1 = dir.resolve("web.yaml");
+        Files.writeString(v1, deployment(2, "app:1"));
+        kubectl.run("apply", "-f", v1.toString()).ok();
+
+        // Upgrading from client-side apply: kubectl takes over its own fields without --force-conflicts.
+        Files.writeString(v1, deployment(3, "app:1"));
+        Kubectl.Run upgraded = kubectl.run("apply", "--server-side", "-f", v1.toString()).ok();
+        assertTrue(upgraded.out().contains("deployment.apps/web serverside-applied"), upgraded.out());
+
+        kubectl.run("patch", "deployment", "web", "-p", "{\"spec\":{\"replicas\":7}}").ok();
+        Files.writeString(v1, deployment(4, "app:1"));
+        Kubectl.Run refused = kubectl.run("apply", "--server-side", "-f", v1.toString());
+        assertNotEquals(0, refused.exit(), refused.out());
+        assertTrue(refused.err().contains("Apply failed with 1 conflict: conflict with \"kubectl-patch\" using "
+                + "apps/v1: .spec.replicas"), refused.err());
+        assertTrue(refused.err().contains(".spec.replicas"), refused.err());
+
+        kubectl.run("apply", "--server-side", "--force-conflicts", "-f", v1.toString()).ok();
+        String replicas = kubectl.run("get", "deployment", "web", "-o", "jsonpath={.spec.replicas}").ok().out();
+        assertEquals("4", replicas.trim());
+        String managers = kubectl.run("get", "deployment", "web", "--show-managed-fields", "-o",
+                "jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation};{end}").ok().out();
+        assertTrue(managers.contains("kubectl/Apply;"), managers);
+    }
+}
