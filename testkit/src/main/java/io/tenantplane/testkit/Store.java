@@ -232,6 +232,7 @@ final class Store {
             m.addProperty("name", name);
             if (t.group().isEmpty() && t.plural().equals("pods")) {
                 admitPriority(t, o, name);
+                admitServiceAccount(t, o, name, ns);
             }
             m.addProperty("uid", UUID.randomUUID().toString());
             m.addProperty("creationTimestamp", now());
@@ -916,6 +917,111 @@ final class Store {
      * a pod that sets {@code spec.priority} or {@code spec.preemptionPolicy} to another value than the class gives
      * is refused (403); otherwise both are set from the class. Runs only where PriorityClasses are served.
      */
+    /**
+     * ServiceAccount admission of a new pod ({@code plugin/pkg/admission/serviceaccount/admission.go}, {@code Admit}
+     * and {@code Validate}): a mirror pod may name no ServiceAccount and mount no secret or token projection; any
+     * other pod runs as {@code default} unless it names one, which must exist (403 otherwise); unless the pod, or else
+     * its ServiceAccount, turns automounting off, every container and init container that mounts nothing at
+     * {@code /var/run/secrets/kubernetes.io/serviceaccount} gets the {@code kube-api-access-<random>} projected
+     * volume ({@code TokenVolumeSource}: token, {@code kube-root-ca.crt}, namespace); a pod without
+     * {@code imagePullSecrets} gets its ServiceAccount's.
+     */
+    private void admitServiceAccount(ResourceType pods, JsonObject pod, String name, String ns) {
+        JsonObject spec = Json.child(pod, "spec");
+        JsonObject annotations = Json.obj(Json.meta(pod), "annotations");
+        if (annotations != null && annotations.has("kubernetes.io/config.mirror")) {
+            String account = Json.str(spec, "serviceAccountName");
+            if (account != null && !account.isEmpty()) {
+                throw ApiError.forbidden(pods, name, "a mirror pod may not reference service accounts");
+            }
+            return;
+        }
+        String account = Json.str(spec, "serviceAccountName");
+        if (account == null || account.isEmpty()) {
+            account = "default";
+            spec.addProperty("serviceAccountName", account);
+        }
+        ResourceType accounts = registry.find("", "v1", "serviceaccounts");
+        JsonObject sa = accounts == null ? null : storage(accounts).get(key(accounts, ns, account));
+        if (sa == null) {
+            throw ApiError.forbidden(pods, name, "error looking up service account " + ns + "/" + account
+                    + ": serviceaccount \"" + account + "\" not found");
+        }
+        JsonElement podChoice = spec.get("automountServiceAccountToken");
+        JsonElement saChoice = sa.get("automountServiceAccountToken");
+        boolean automount = podChoice != null && !podChoice.isJsonNull() ? podChoice.getAsBoolean()
+                : saChoice == null || saChoice.isJsonNull() || saChoice.getAsBoolean();
+        if (automount) {
+            mountServiceAccountToken(spec);
+        }
+        JsonArray pullSecrets = Json.arr(spec, "imagePullSecrets");
+        JsonArray saPullSecrets = Json.arr(sa, "imagePullSecrets");
+        if ((pullSecrets == null || pullSecrets.isEmpty()) && saPullSecrets != null && !saPullSecrets.isEmpty()) {
+            JsonArray copy = new JsonArray();
+            saPullSecrets.forEach(r -> copy.add(Json.object("name", Json.str(r.getAsJsonObject(), "name"))));
+            spec.add("imagePullSecrets", copy);
+        }
+    }
+
+    private static final String TOKEN_MOUNT_PATH = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+    /** {@code mountServiceAccountToken} and {@code TokenVolumeSource} of the ServiceAccount admission plugin. */
+    private void mountServiceAccountToken(JsonObject spec) {
+        String volumeName = null;
+        JsonArray volumes = Json.arr(spec, "volumes");
+        if (volumes != null) {
+            for (JsonElement v : volumes) {
+                String n = Json.str(v.getAsJsonObject(), "name");
+                if (n != null && n.startsWith("kube-api-access-")) {
+                    volumeName = n;
+                    break;
+                }
+            }
+        }
+        boolean hasVolume = volumeName != null;
+        if (volumeName == null) {
+            volumeName = generateName("kube-api-access-");
+        }
+        boolean needed = false;
+        for (String field : List.of("initContainers", "containers")) {
+            JsonArray containers = Json.arr(spec, field);
+            if (containers == null) {
+                continue;
+            }
+            for (JsonElement c : containers) {
+                JsonObject container = c.getAsJsonObject();
+                JsonArray mounts = Json.arr(container, "volumeMounts");
+                boolean mounted = false;
+                if (mounts != null) {
+                    for (JsonElement m : mounts) {
+                        mounted |= TOKEN_MOUNT_PATH.equals(Json.str(m.getAsJsonObject(), "mountPath"));
+                    }
+                }
+                if (!mounted) {
+                    if (mounts == null) {
+                        mounts = new JsonArray();
+                        container.add("volumeMounts", mounts);
+                    }
+                    mounts.add(Json.object("name", volumeName, "readOnly", true, "mountPath", TOKEN_MOUNT_PATH));
+                    needed = true;
+                }
+            }
+        }
+        if (!hasVolume && needed) {
+            if (volumes == null) {
+                volumes = new JsonArray();
+                spec.add("volumes", volumes);
+            }
+            JsonObject projected = Json.object("defaultMode", 420, "sources", Json.array(
+                    Json.object("serviceAccountToken", Json.object("expirationSeconds", 3607, "path", "token")),
+                    Json.object("configMap", Json.object("name", "kube-root-ca.crt", "items",
+                            Json.array(Json.object("key", "ca.crt", "path", "ca.crt")))),
+                    Json.object("downwardAPI", Json.object("items", Json.array(Json.object("path", "namespace",
+                            "fieldRef", Json.object("apiVersion", "v1", "fieldPath", "metadata.namespace")))))));
+            volumes.add(Json.object("name", volumeName, "projected", projected));
+        }
+    }
+
     private void admitPriority(ResourceType pods, JsonObject pod, String name) {
         ResourceType classes = registry.find("scheduling.k8s.io", "v1", "priorityclasses");
         if (classes == null) {
