@@ -8,6 +8,7 @@ import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.apply.TokenRequests;
+import io.tenantplane.apply.TokenSecrets;
 import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
@@ -738,45 +739,10 @@ final class Converger {
             Observer.PassScope kindScope = scope.kind("Secret");
             try {
                 for (TenantTokens.Issue issue : issues) {
-                    Decision d = issue.decision();
-                    JsonObject desired = d.desired().deepCopy();
-                    JsonObject data = Json.child(desired, "data");
-                    String vns = Json.string(issue.tenantPod(), "metadata", "namespace");
-                    java.time.Instant now = clock.instant();
-                    java.time.Instant refresh = null;
-                    Outcome failed = null;
-                    for (TenantTokens.Audience a : issue.audiences()) {
-                        TokenRequests.Issued t = requests.issue(vns, issue.serviceAccount(),
-                                Json.string(issue.tenantPod(), "metadata", "name"),
-                                Json.string(issue.tenantPod(), "metadata", "uid"), a.audience(), a.expirationSeconds());
-                        if (!t.ok()) {
-                            failed = new Outcome.Failed(d, t.code(), "TokenRequestFailed", "the tenant API issued no "
-                                    + "token for ServiceAccount " + vns + "/" + issue.serviceAccount() + ": "
-                                    + t.problem(), 1);
-                            break;
-                        }
-                        data.addProperty(Transformer.tokenKey(a.audience()), base64(t.token()));
-                        // The API may shorten a token's life (--service-account-max-token-expiration), never
-                        // lengthen it: the shorter of what was asked and what was granted counts.
-                        long granted = t.expiresAt() == null ? a.expirationSeconds()
-                                : Math.max(0, java.time.Instant.parse(t.expiresAt()).getEpochSecond()
-                                        - now.getEpochSecond());
-                        java.time.Instant at = TenantTokens.refreshAt(now,
-                                now.plusSeconds(Math.min(a.expirationSeconds(), granted)));
-                        refresh = refresh == null || at.isBefore(refresh) ? at : refresh;
+                    switch (TokenSecrets.mint(issue, requests, ca, clock.instant())) {
+                        case TokenSecrets.Ready ready -> report(hostWrites.apply(ready.write(), null), kindScope);
+                        case TokenSecrets.Refused refused -> report(refused.outcome(), kindScope);
                     }
-                    if (failed != null) {
-                        report(failed, kindScope);
-                        continue;
-                    }
-                    data.addProperty("ca.crt", base64(ca));
-                    data.addProperty("namespace", base64(vns));
-                    JsonObject annotations = Json.child(desired, "metadata", "annotations");
-                    annotations.addProperty(TenantTokens.REFRESH_AT, String.valueOf(refresh));
-                    annotations.addProperty(ReverseMapping.REASON, d.reason());
-                    Decision write = new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message(),
-                            desired, d.observed());
-                    report(hostWrites.apply(write, null), kindScope);
                 }
             } finally {
                 kindScope.close();
@@ -796,10 +762,6 @@ final class Converger {
             } finally {
                 kindScope.close();
             }
-        }
-
-        private static String base64(String s) {
-            return java.util.Base64.getEncoder().encodeToString(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
 
         /**

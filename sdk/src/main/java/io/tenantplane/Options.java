@@ -89,26 +89,8 @@ final class Options {
             return null;
         }
         io.tenantplane.controlplane.ControlPlaneNames n = io.tenantplane.controlplane.ControlPlaneNames.of(tc);
-        JsonObject api = service(tc, n.apiService(), hostObjects);
-        String ip = clusterIp(api);
-        if (api == null && beforeProvisioning) {
-            return TransformOptions.TenantApi.planned(n.apiService() + "." + tc.namespace() + ".svc");
-        }
-        if (ip == null) {
-            // Shared and dedicated tenants always get an API Service with the control plane: without its IP yet, a
-            // Pod would start with the host API's address and no token, and keep them for life.
-            return TransformOptions.TenantApi.pending(n.apiService() + "." + tc.namespace() + ".svc");
-        }
-        int port = 443;
-        JsonObject spec = Json.object(api, "spec");
-        if (spec != null && spec.get("ports") instanceof com.google.gson.JsonArray ports && !ports.isEmpty()
-                && ports.get(0).isJsonObject() && ports.get(0).getAsJsonObject().has("port")) {
-            port = ports.get(0).getAsJsonObject().get("port").getAsInt();
-        }
-        String dns = clusterIp(service(tc, n.dnsService(), hostObjects));
-        // Shared and dedicated tenants always get a DNS Service with the control plane: without its IP yet, a Pod
-        // would start with the host's DNS and keep it for life.
-        return new TransformOptions.TenantApi(ip, port, dns, dns == null);
+        return TransformOptions.TenantApi.fromServices(n.apiService() + "." + tc.namespace() + ".svc",
+                service(tc, n.apiService(), hostObjects), service(tc, n.dnsService(), hostObjects), beforeProvisioning);
     }
 
     private static JsonObject service(TenantCluster tc, String name, java.util.Collection<JsonObject> hostObjects) {
@@ -119,11 +101,6 @@ final class Options {
             }
         }
         return null;
-    }
-
-    private static String clusterIp(JsonObject service) {
-        String ip = service == null ? null : Json.string(service, "spec", "clusterIP");
-        return ip == null || ip.isEmpty() || ip.equals("None") ? null : ip;
     }
 
     /**

@@ -109,8 +109,9 @@ public final class TenantPlane {
             this.hostReader = new Reader(b.hostClient);
             this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
                     b.hostWriteRate, b.kubeletEndpoint, b.allowedKinds);
+            Reader caReader = hostReader;
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
-                    .retries(retries).build();
+                    .retries(retries).tenantCa(tc -> KubeconfigSecretConnector.caCertificate(caReader, tc)).build();
             TenantConnector tenants = this.connector;
             MigrationRunner runner = this.migrationRunner;
             this.provisioner = new Provisioner(b.hostClient, appliers.apply(b.hostClient), hostReader, observer, clock,

@@ -42,17 +42,19 @@ final class Cluster {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .executor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor())
             .connectTimeout(Duration.ofSeconds(10)).build();
-    private static final Map<String, String[]> PATHS = Map.of(
-            "Namespace", new String[] {"/api/v1", "namespaces", ""},
-            "ConfigMap", new String[] {"/api/v1", "configmaps", "ns"},
-            "Secret", new String[] {"/api/v1", "secrets", "ns"},
-            "Service", new String[] {"/api/v1", "services", "ns"},
-            "Pod", new String[] {"/api/v1", "pods", "ns"},
-            "TenantCluster", new String[] {"/apis/tenantplane.io/v1alpha1", "tenantclusters", "ns"},
-            "SyncPolicy", new String[] {"/apis/tenantplane.io/v1alpha1", "syncpolicies", "ns"},
-            "IsolationProfile", new String[] {"/apis/tenantplane.io/v1alpha1", "isolationprofiles", "ns"},
-            "CustomResourceDefinition", new String[] {"/apis/apiextensions.k8s.io/v1", "customresourcedefinitions", ""},
-            "Lease", new String[] {"/apis/coordination.k8s.io/v1", "leases", "ns"});
+    private static final Map<String, String[]> PATHS = Map.ofEntries(
+            Map.entry("Namespace", new String[] {"/api/v1", "namespaces", ""}),
+            Map.entry("ConfigMap", new String[] {"/api/v1", "configmaps", "ns"}),
+            Map.entry("Secret", new String[] {"/api/v1", "secrets", "ns"}),
+            Map.entry("Service", new String[] {"/api/v1", "services", "ns"}),
+            Map.entry("ServiceAccount", new String[] {"/api/v1", "serviceaccounts", "ns"}),
+            Map.entry("Pod", new String[] {"/api/v1", "pods", "ns"}),
+            Map.entry("TenantCluster", new String[] {"/apis/tenantplane.io/v1alpha1", "tenantclusters", "ns"}),
+            Map.entry("SyncPolicy", new String[] {"/apis/tenantplane.io/v1alpha1", "syncpolicies", "ns"}),
+            Map.entry("IsolationProfile", new String[] {"/apis/tenantplane.io/v1alpha1", "isolationprofiles", "ns"}),
+            Map.entry("CustomResourceDefinition", new String[] {"/apis/apiextensions.k8s.io/v1",
+                    "customresourcedefinitions", ""}),
+            Map.entry("Lease", new String[] {"/apis/coordination.k8s.io/v1", "leases", "ns"}));
 
     private Cluster() {
     }
@@ -124,18 +126,22 @@ final class Cluster {
     }
 
     /**
-     * The tenant's API and DNS Services as its provisioning renders them, for benchmarks that run the Syncer without
-     * provisioning: created on the host (which allocates their ClusterIPs), they let its pods sync, as on a cluster
-     * where provisioning ran first (without them a pass leaves every Pod waiting, {@code TenantApiPending}).
+     * The tenant's API and DNS Services and its workload ServiceAccount as its provisioning renders them, for
+     * benchmarks that run the Syncer without provisioning: created on the host (which allocates the ClusterIPs), they
+     * let its pods sync, as on a cluster where provisioning ran first (without the Services a pass leaves every Pod
+     * waiting, {@code TenantApiPending}; without the ServiceAccount the host refuses its Pods, 403).
      */
-    static List<JsonObject> controlPlaneServices(String tenant, String hostNamespace) {
+    static List<JsonObject> syncPrerequisites(String tenant, String hostNamespace) {
         TenantContext c = context(tenant, hostNamespace);
         io.tenantplane.controlplane.ControlPlaneNames names = io.tenantplane.controlplane.ControlPlaneNames.of(c.cluster());
         String api = names.apiService();
         String dns = names.dnsService();
+        String workload = c.profile().workloadServiceAccountName(tenant);
         return io.tenantplane.TenantPlane.builder().build().render(c.cluster(), c.profile()).stream()
-                .filter(o -> "Service".equals(Json.string(o, "kind")))
-                .filter(o -> List.of(api, dns).contains(Json.string(o, "metadata", "name")))
+                .filter(o -> "Service".equals(Json.string(o, "kind"))
+                        && List.of(api, dns).contains(Json.string(o, "metadata", "name"))
+                        || "ServiceAccount".equals(Json.string(o, "kind"))
+                        && workload.equals(Json.string(o, "metadata", "name")))
                 .toList();
     }
 

@@ -62,7 +62,7 @@ final class FirstSyncSection {
     private static long sdkPass(List<JsonObject> objects, int writers, int latencyMs, List<JsonObject> desiredOut) {
         try (KubeApiServer host = Cluster.host(List.of(HOST_NS)); KubeApiServer tenant = Cluster.tenant()) {
             Cluster.tenantResources(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
-            Cluster.controlPlaneServices(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
+            Cluster.syncPrerequisites(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
             List<JsonObject> stored = new ArrayList<>();
             for (JsonObject o : objects) {
                 stored.add(Cluster.create(tenant.url(), o));
@@ -92,6 +92,8 @@ final class FirstSyncSection {
     /** The same objects created on a fresh host by {@code writers} threads of client-java calls, in the same waves. */
     private static long bareLoop(List<Object> typed, int writers, int latencyMs) {
         try (KubeApiServer host = Cluster.host(List.of(HOST_NS))) {
+            // What provisioning made before any sync (the Pods' ServiceAccount among it), as for the pass.
+            Cluster.syncPrerequisites(TENANT, HOST_NS).forEach(o -> Cluster.create(host.url(), o));
             slow(host, latencyMs);
             CoreV1Api api = new CoreV1Api(Cluster.client(host));
             host.requests().reset();

@@ -87,7 +87,7 @@ public final class FootprintServers {
                     Cluster.tenantResources(tenant(t), hostNamespace(t)).stream()
                             .filter(o -> !"TenantCluster".equals(Json.string(o, "kind")))
                             .forEach(o -> Cluster.create(host.url(), o));
-                    Cluster.controlPlaneServices(tenant(t), hostNamespace(t)).forEach(o -> Cluster.create(host.url(), o));
+                    Cluster.syncPrerequisites(tenant(t), hostNamespace(t)).forEach(o -> Cluster.create(host.url(), o));
                     KubeApiServer s = Cluster.tenant();
                     workload.forEach(o -> Cluster.create(s.url(), o));
                     Cluster.create(host.url(), kubeconfigSecret(tenant(t), hostNamespace(t), s));

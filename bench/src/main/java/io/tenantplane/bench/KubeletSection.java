@@ -74,7 +74,7 @@ final class KubeletSection {
                     Cluster.create(host.url(), resources.get(1));
                 }
                 uids.add(Json.string(Cluster.create(host.url(), resources.get(2)), "metadata", "uid"));
-                Cluster.controlPlaneServices(tenant, ns).forEach(o -> Cluster.create(host.url(), o));
+                Cluster.syncPrerequisites(tenant, ns).forEach(o -> Cluster.create(host.url(), o));
                 TenantObjectRef src = new TenantObjectRef(tenant, "Pod", "default", "web", "uid-" + t);
                 JsonObject meta = new JsonObject();
                 meta.addProperty("name", HostNames.hostName("web", "default", tenant));

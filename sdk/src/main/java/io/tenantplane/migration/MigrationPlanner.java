@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
+import io.tenantplane.controlplane.TenantDns;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.InvalidResourceException;
@@ -17,14 +18,17 @@ import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.PodLifecycle;
 import io.tenantplane.plan.ProvisionPlan;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
+import io.tenantplane.plan.TenantTokens;
 import io.tenantplane.transform.PodSecurityLevel;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -112,6 +116,8 @@ public final class MigrationPlanner {
 
     /** One planning. */
     private final class Run {
+        /** Pods whose copy in the target waits for the tenant API's or DNS's address (found by syncTarget). */
+        private final List<String> copiesWaiting = new ArrayList<>();
         private final MigrationSnapshot s;
         private final TenantCluster tc;
         private final String tenant;
@@ -299,6 +305,15 @@ public final class MigrationPlanner {
             StepDecision cp = controlPlaneUpdate(w);
             if (cp != null) {
                 ds.add(cp);
+            }
+            if (target != Mode.PRIVATE && w.host("Service", cns, ControlPlaneNames.of(tc).dnsService()) == null) {
+                // Out of private mode (which retired it), the copies need the tenant DNS, as provisioning renders it
+                // for shared and dedicated mode: it comes first, and the copies wait for its address.
+                for (JsonObject o : TenantDns.render(tc)) {
+                    ds.add(ensure(w, o, Reasons.TARGET_DNS, "tenant " + tenant + "'s DNS for its synced Pods: "
+                            + Json.annotations(o).getOrDefault(ReverseMapping.REASON, "rendered for " + target.value()
+                            + " mode")));
+                }
             }
             List<Wait> waits = new ArrayList<>();
             if (target == Mode.PRIVATE) {
@@ -530,9 +545,27 @@ public final class MigrationPlanner {
             Snapshot snap = new Snapshot(tenant, tns, s.policy(), options(), tenantObjects, w.hostIn(tns));
             String old = tns.equals(cns) ? own : cns;
             List<StepDecision> out = new ArrayList<>();
-            for (Decision d : syncPlanner.plan(snap).decisions()) {
+            Plan plan = syncPlanner.plan(snap);
+            // The copies mount their tenant token from a Secret in the target namespace, as a pass's Pods do: the
+            // Secrets they lack come first (the runner mints their tokens when it writes them); refreshing them is
+            // the passes' work once the tenant runs there, so no clock is needed here.
+            List<JsonObject> targetHost = w.hostIn(tns);
+            List<Decision> tokens = TenantTokens.plan(tenant, tns, plan, tenantObjects, targetHost, targetHost,
+                    Instant.EPOCH, false).issues().stream().map(TenantTokens.Issue::decision).toList();
+            boolean tokensPlaced = false;
+            for (Decision d : plan.decisions()) {
                 if (d.action() == Action.SKIP) {
+                    if (d.kind().equals("Pod") && d.host() != null && (d.reason().equals(Reasons.TENANT_API_PENDING)
+                            || d.reason().equals(Reasons.TENANT_DNS_PENDING))) {
+                        // Its copy waits for an address; the old copy must not be collected before it runs.
+                        copiesWaiting.add("Pod " + d.host().namespace() + "/" + d.host().name() + " (" + d.reason()
+                                + ")");
+                    }
                     continue;
+                }
+                if (!tokensPlaced && d.kind().equals("Pod")) {
+                    tokens.forEach(t -> out.add(new StepDecision(StepDecision.Api.HOST, t)));
+                    tokensPlaced = true;
                 }
                 String ip = d.desired() == null ? null : Json.string(d.desired(), "spec", "clusterIP");
                 JsonObject previous = d.action() == Action.CREATE && d.kind().equals("Service") && d.host() != null
@@ -565,6 +598,14 @@ public final class MigrationPlanner {
                         .map(t -> Json.gson().toJsonTree(t).getAsJsonObject()).toList();
                 o = o.withPlacement(Map.copyOf(np.nodeSelector()), tolerations);
             }
+            if (target != Mode.PRIVATE) {
+                // The copies reach the tenant API and DNS as the Pods of a pass do: the control plane stays in the
+                // TenantCluster's namespace, so its Services there are the ones the copies use. A tenant that moves
+                // has them; a plan from files without them names the API Service by its DNS name.
+                ControlPlaneNames n = ControlPlaneNames.of(tc);
+                o = o.withTenantApi(TransformOptions.TenantApi.fromServices(n.apiService() + "." + cns + ".svc",
+                        host("Service", cns, n.apiService()), host("Service", cns, n.dnsService()), true));
+            }
             return o;
         }
 
@@ -592,6 +633,19 @@ public final class MigrationPlanner {
                         : hostDelete(o, Reasons.MOVED_AWAY,
                                 "host copy of " + source(o) + " in the old place; its copy in "
                         + tns + " replaces it"));
+            }
+            // The tenant token Secrets of the Pods deleted above go with them.
+            for (JsonObject o : World.sorted(inPlaces(w))) {
+                if (!TenantTokens.isTokenSecret(o, tenant)
+                        || target != Mode.PRIVATE && tns.equals(Json.string(o, "metadata", "namespace"))) {
+                    continue;
+                }
+                String pod = Json.annotations(o).get(TenantTokens.TOKEN_FOR);
+                out.add(target == Mode.PRIVATE
+                        ? hostDelete(o, Reasons.NOT_SYNCED_IN_PRIVATE_MODE, "tenant token Secret of host Pod " + pod
+                                + "; in private mode nothing is synced: the tenant's agents run its workloads")
+                        : hostDelete(o, Reasons.MOVED_AWAY, "tenant token Secret of host Pod " + pod
+                                + " in the old place; the copies in " + tns + " mount their own"));
             }
             if (target != Mode.PRIVATE) {
                 for (JsonObject o : World.sorted(inPlaces(w))) {
@@ -630,7 +684,7 @@ public final class MigrationPlanner {
         }
 
         private Wait copiesReady(World w, List<StepDecision> sync) {
-            List<String> pending = new ArrayList<>();
+            List<String> pending = new ArrayList<>(copiesWaiting);
             for (StepDecision d : sync) {
                 Decision x = d.decision();
                 if (!"Pod".equals(x.kind()) || !(x.action() == Action.CREATE || x.action() == Action.UPDATE

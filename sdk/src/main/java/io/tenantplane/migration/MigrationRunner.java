@@ -7,6 +7,8 @@ import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Retries;
+import io.tenantplane.apply.TokenRequests;
+import io.tenantplane.apply.TokenSecrets;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.Condition;
@@ -21,7 +23,9 @@ import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
+import io.tenantplane.plan.TenantTokens;
 import io.tenantplane.transform.SyncRules;
+import io.tenantplane.transform.Transformer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +35,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Executes a tenant's migration against the host and the tenant API, one step at a time, through the
@@ -66,6 +71,7 @@ public final class MigrationRunner {
     private final int maxRounds;
     private final Applier hostApplier;
     private final Reader hostReads;
+    private final Function<TenantCluster, String> tenantCa;
 
     private MigrationRunner(Builder b) {
         this.host = b.hostClient;
@@ -76,6 +82,7 @@ public final class MigrationRunner {
         this.maxRounds = b.maxRounds;
         this.hostApplier = applier(host);
         this.hostReads = new Reader(host);
+        this.tenantCa = b.tenantCa;
     }
 
     /** A builder; {@link Builder#hostClient(ApiClient)} is required. */
@@ -164,7 +171,7 @@ public final class MigrationRunner {
                 List<StepDecision> writes = batch.writes();
                 if (!writes.isEmpty()) {
                     for (StepDecision d : writes) {
-                        Outcome o = execute(l, d, tenantApplier);
+                        Outcome o = execute(l, d, tenantApplier, tenantClient);
                         observer.decision(tenant, o);
                         done.add(o);
                         if (o instanceof Outcome.Failed f) {
@@ -221,9 +228,10 @@ public final class MigrationRunner {
 
     // ---- execution ---------------------------------------------------------------------------------------------
 
-    private Outcome execute(Loaded l, StepDecision d, Applier tenantApplier) {
+    private Outcome execute(Loaded l, StepDecision d, Applier tenantApplier, ApiClient tenantClient) {
         return switch (d.api()) {
-            case HOST -> hostApplier.apply(d.decision(), Applier.Replanner.NONE);
+            case HOST -> isTokenIssue(d.decision()) ? writeTokenSecret(l, d.decision(), tenantClient)
+                    : hostApplier.apply(d.decision(), Applier.Replanner.NONE);
             case TENANT -> tenantApplier.apply(d.decision(), Applier.Replanner.NONE);
             case STATUS -> {
                 Loaded fresh = l;
@@ -237,6 +245,37 @@ public final class MigrationRunner {
                 yield hostApplier.applyStatus(new Decision(x.action(), x.kind(), x.source(), x.host(), x.reason(),
                         x.message(), desired, fresh.json));
             }
+        };
+    }
+
+    private static boolean isTokenIssue(Decision d) {
+        return d.kind().equals("Secret") && (d.reason().equals(TenantTokens.ISSUED)
+                || d.reason().equals(TenantTokens.REFRESHED));
+    }
+
+    /**
+     * Writes a copied Pod's token Secret as a pass does: its tokens minted by the tenant API for the tenant Pod's
+     * ServiceAccount, bound to that Pod, with the tenant API's CA and the virtual namespace.
+     */
+    private Outcome writeTokenSecret(Loaded l, Decision d, ApiClient tenantClient) {
+        JsonObject pod = null;
+        for (JsonObject o : l.snapshot.tenantObjects()) {
+            if ("Pod".equals(Json.string(o, "kind")) && d.source() != null
+                    && d.source().virtualNamespace().equals(Json.string(o, "metadata", "namespace"))
+                    && d.source().name().equals(Json.string(o, "metadata", "name"))) {
+                pod = o;
+            }
+        }
+        if (pod == null) {
+            return new Outcome.Failed(d, 404, "TokenRequestFailed", "tenant Pod " + d.source() + " is gone; its "
+                    + "copy is not made", 1);
+        }
+        TenantTokens.Issue issue = new TenantTokens.Issue(d, pod,
+                Transformer.tenantServiceAccount(Json.object(pod, "spec")), TenantTokens.audiences(pod));
+        return switch (TokenSecrets.mint(issue, new TokenRequests(tenantClient), tenantCa.apply(l.cluster),
+                clock.instant())) {
+            case TokenSecrets.Ready ready -> hostApplier.apply(ready.write(), Applier.Replanner.NONE);
+            case TokenSecrets.Refused refused -> refused.outcome();
         };
     }
 
@@ -407,6 +446,7 @@ public final class MigrationRunner {
         private Clock clock = Clock.systemUTC();
         private Retries retries = Retries.DEFAULT;
         private int maxRounds = 50;
+        private Function<TenantCluster, String> tenantCa = tc -> "";
 
         private Builder() {
         }
@@ -418,6 +458,15 @@ public final class MigrationRunner {
         }
 
         /** The planner; by default one with the default renderers. */
+        /**
+         * Where the tenant API's CA certificate (PEM) comes from, for the token Secrets of Pods copied into another
+         * namespace (their {@code ca.crt}); without it they carry an empty one.
+         */
+        public Builder tenantCa(Function<TenantCluster, String> tenantCa) {
+            this.tenantCa = Objects.requireNonNull(tenantCa, "tenantCa");
+            return this;
+        }
+
         public Builder planner(MigrationPlanner planner) {
             this.planner = Objects.requireNonNull(planner, "planner");
             return this;

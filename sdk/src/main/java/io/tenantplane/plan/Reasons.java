@@ -211,6 +211,11 @@ public final class Reasons {
      */
     public static final String TARGET_BOUNDARY = "TargetBoundary";
     /**
+     * Create (migration): Part of the tenant DNS (a move out of private mode, where it was retired) is made before
+     * the Pods are copied, so the copies resolve the tenant's Services.
+     */
+    public static final String TARGET_DNS = "TargetDns";
+    /**
      * Create (migration): Part of the tenant's k3s agents (a move to private mode) is made, so the tenant's own nodes
      * can run its Pods.
      */
@@ -411,6 +416,8 @@ public final class Reasons {
                 + "or private mode) is made, labelled as its boundary says.");
         m.put(TARGET_BOUNDARY, "Create, Update (migration): Part of the boundary in the new place (NetworkPolicies, "
                 + "quota, limits, ServiceAccount, Role) is made before anything moves there.");
+        m.put(TARGET_DNS, "Create (migration): Part of the tenant DNS (a move out of private mode, where it was "
+                + "retired) is made before the Pods are copied, so the copies resolve the tenant's Services.");
         m.put(AGENTS_STARTED, "Create (migration): Part of the tenant's k3s agents (a move to private mode) is made, "
                 + "so the tenant's own nodes can run its Pods.");
         m.put(ALREADY_IN_PLACE, "Unchanged (migration): An object the move needs is already as it must be; nothing is "

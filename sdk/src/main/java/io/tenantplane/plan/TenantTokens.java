@@ -65,7 +65,8 @@ public final class TenantTokens {
     /**
      * @param plan          the sync plan of the pass: Pod decisions with a desired host Pod that mounts a token
      * @param tenantObjects the tenant objects the pass read (Pods are looked up there)
-     * @param hostObjects   the host objects the pass read (host Pods that still mount a token keep their Secret)
+     * @param hostObjects   the host objects the pass read (host Pods that still mount a token keep their Secret,
+     *                      unless the plan deletes them)
      * @param tokenSecrets  the tenant's token Secrets on the host
      * @param now           the current time
      * @param collect       whether unused Secrets are deleted (a full pass; a pass over one object only issues)
@@ -85,9 +86,18 @@ public final class TenantTokens {
                 pods.put(Json.string(o, "metadata", "namespace") + "/" + Json.string(o, "metadata", "name"), o);
             }
         }
+        // A host Pod this pass deletes no longer keeps its Secret: both go in one pass (the token is bound to the
+        // tenant Pod, which is gone, so it no longer works anyway).
+        Set<String> deleted = new HashSet<>();
+        for (Decision d : plan.decisions()) {
+            if (d.action() == Action.DELETE && d.kind().equals("Pod") && d.host() != null) {
+                deleted.add(d.host().name());
+            }
+        }
         Set<String> used = new HashSet<>();
         for (JsonObject h : hostObjects) {
-            if ("Pod".equals(Json.string(h, "kind")) && mountsToken(h, Json.string(h, "metadata", "name"))) {
+            if ("Pod".equals(Json.string(h, "kind")) && !deleted.contains(Json.string(h, "metadata", "name"))
+                    && mountsToken(h, Json.string(h, "metadata", "name"))) {
                 used.add(Transformer.tokenSecretName(Json.string(h, "metadata", "name")));
             }
         }
@@ -157,7 +167,8 @@ public final class TenantTokens {
         return issued.plusSeconds(life * 8 / 10);
     }
 
-    static boolean isTokenSecret(JsonObject s, String tenant) {
+    /** True when {@code s} is one of tenant {@code tenant}'s token Secrets on the host. */
+    public static boolean isTokenSecret(JsonObject s, String tenant) {
         Map<String, String> labels = Json.labels(s);
         return "Secret".equals(Json.string(s, "kind"))
                 && ReverseMapping.MANAGED_BY_VALUE.equals(labels.get(ReverseMapping.MANAGED_BY))

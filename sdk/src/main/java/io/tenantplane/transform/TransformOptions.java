@@ -1,6 +1,7 @@
 package io.tenantplane.transform;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
 import io.tenantplane.naming.HostNames;
 import java.util.Collections;
 import java.util.List;
@@ -107,6 +108,43 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
          */
         public static TenantApi planned(String service) {
             return new TenantApi(service, 443, null, false, false);
+        }
+
+        /**
+         * Where tenant pods reach their tenant API and DNS, from the tenant's API and DNS Services as the host holds
+         * them (either may be null): the API Service's ClusterIP and first port, with the DNS Service's ClusterIP.
+         * Without an API Service address it is {@link #pending pending} (pods wait), except that a plan made
+         * {@code beforeProvisioning} (which predicts a pass where provisioning creates the Service first) names a
+         * missing Service by {@code apiServiceDnsName}; without a DNS address pods wait for it ({@link #dnsPending}).
+         *
+         * @param apiServiceDnsName the API Service's DNS name, e.g. {@code dev-api.team-dev.svc}
+         */
+        public static TenantApi fromServices(String apiServiceDnsName, JsonObject apiService, JsonObject dnsService,
+                                             boolean beforeProvisioning) {
+            String ip = clusterIp(apiService);
+            if (apiService == null && beforeProvisioning) {
+                return planned(apiServiceDnsName);
+            }
+            if (ip == null) {
+                // Shared and dedicated tenants always get an API Service with the control plane: without its IP yet,
+                // a Pod would start with the host API's address and no token, and keep them for life.
+                return pending(apiServiceDnsName);
+            }
+            int port = 443;
+            JsonObject spec = Json.object(apiService, "spec");
+            if (spec != null && spec.get("ports") instanceof com.google.gson.JsonArray ports && !ports.isEmpty()
+                    && ports.get(0).isJsonObject() && ports.get(0).getAsJsonObject().has("port")) {
+                port = ports.get(0).getAsJsonObject().get("port").getAsInt();
+            }
+            String dns = clusterIp(dnsService);
+            // Shared and dedicated tenants always get a DNS Service with the control plane: without its IP yet, a Pod
+            // would start with the host's DNS and keep it for life.
+            return new TenantApi(ip, port, dns, dns == null);
+        }
+
+        private static String clusterIp(JsonObject service) {
+            String ip = service == null ? null : Json.string(service, "spec", "clusterIP");
+            return ip == null || ip.isEmpty() || ip.equals("None") ? null : ip;
         }
 
         /** The tenant API with its DNS (null: no tenant DNS). */

@@ -42,7 +42,7 @@ class ConcurrentFirstSyncIT {
     void start() {
         live = Live.start(true);
         live.createTenant("dev");
-        live.controlPlaneServices("dev");
+        live.syncPrerequisites("dev");
         fill(live.tenant("dev"), "app", CONFIGMAPS, SECRETS, SERVICES, PODS);
         live.requireHostServer().faults().add(FaultRule.on("create", "*").delay(Duration.ofMillis(20)));
     }
@@ -118,7 +118,9 @@ class ConcurrentFirstSyncIT {
         ConvergenceReport report = plane(host, 8, WriteRate.unlimited()).converge(live.key("dev"));
 
         assertTrue(report.converged(), () -> report.failures().toString());
-        assertEquals(CONFIGMAPS + SECRETS + SERVICES + PODS, report.count(Action.CREATE), report.counts().toString());
+        // Each Pod also gets its token Secret: the tenant API's ServiceAccount admission mounted a token in it.
+        assertEquals(CONFIGMAPS + SECRETS + SERVICES + 2 * PODS, report.count(Action.CREATE),
+                report.counts().toString());
         assertTrue(host.max.get() > 1 && host.max.get() <= 8, "creates in flight at most: " + host.max.get());
         int lastOther = -1;
         int firstPod = Integer.MAX_VALUE;
@@ -133,7 +135,9 @@ class ConcurrentFirstSyncIT {
 
         List<Decision> applied = report.outcomes().stream().map(Outcome::decision)
                 .filter(d -> d.action() == Action.CREATE).toList();
-        List<Decision> others = applied.stream().filter(d -> !d.kind().equals("Pod")).toList();
+        // Token Secrets are the token planner's, issued after the sync plan's other writes and before the Pods.
+        List<Decision> others = applied.stream().filter(d -> !d.kind().equals("Pod"))
+                .filter(d -> !d.reason().equals(io.tenantplane.plan.TenantTokens.ISSUED)).toList();
         List<Decision> pods = applied.stream().filter(d -> d.kind().equals("Pod")).toList();
         assertEquals(others.stream().sorted(Planner.ORDER).toList(), others, "reported in plan order");
         assertEquals(pods.stream().sorted(Planner.ORDER).toList(), pods, "reported in plan order");
@@ -154,25 +158,26 @@ class ConcurrentFirstSyncIT {
     @Test
     void aSmallTenantIsNotHeldBehindALargeOneUnderTheSharedRateLimit() throws Exception {
         live.createTenant("small");
-        live.controlPlaneServices("small");
+        live.syncPrerequisites("small");
         fill(live.tenant("small"), "s", 2, 0, 0, 1);
         live.requireHostServer().faults().clear();
         Counting host = new Counting(live.requireHostServer().url());
-        // 90 writes of the large tenant, 32 waiting at a time, take about 3 s at 30 per second; the small tenant's 3
-        // writes get every other token, where a first-come limiter would put each behind up to 32 of the large one's.
+        // 130 writes of the large tenant, 32 waiting at a time, take about 4 s at 30 per second; the small tenant's 4
+        // writes (2 ConfigMaps, a Pod and its token Secret) get every other token, where a first-come limiter would
+        // put each behind up to 32 of the large one's.
         TenantPlane plane = plane(host, 32, WriteRate.of(30, 1));
         Thread large = Thread.ofVirtual().start(() -> plane.converge(live.key("dev")));
         assertTrue(Live.eventually(Duration.ofSeconds(10), () -> host.creates.size() >= 5), "the large tenant writes");
 
         int before = host.creates.size();
         ConvergenceReport small = plane.converge(live.key("small"));
-        int largeMeanwhile = host.creates.size() - before - 3;
+        int largeMeanwhile = host.creates.size() - before - 4;
         boolean largeStillRunning = large.isAlive();
         large.join();
 
-        assertTrue(small.converged() && small.count(Action.CREATE) == 3, small.counts().toString());
+        assertTrue(small.converged() && small.count(Action.CREATE) == 4, small.counts().toString());
         assertTrue(largeStillRunning, "the small tenant finished while the large one was still writing");
-        assertTrue(largeMeanwhile <= 6, "the large tenant wrote " + largeMeanwhile + " times during the small one's"
-                + " 3 writes");
+        assertTrue(largeMeanwhile <= 8, "the large tenant wrote " + largeMeanwhile + " times during the small one's"
+                + " 4 writes");
     }
 }

@@ -68,7 +68,7 @@ class CustomKindSyncIT {
                         .getAsJsonArray("x"));
             }
         });
-        live.controlPlaneServices("dev");
+        live.syncPrerequisites("dev");
         dev = live.tenant("dev");
         dev.createCrd(backupCrd("Namespaced"));
         key = live.key("dev");

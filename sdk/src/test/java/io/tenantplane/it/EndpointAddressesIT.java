@@ -39,7 +39,7 @@ class EndpointAddressesIT {
     void start() {
         live = Live.start(true);
         live.createTenant("dev");
-        live.controlPlaneServices("dev");
+        live.syncPrerequisites("dev");
         dev = live.tenant("dev");
         plane = live.plane();
         key = live.key("dev");

@@ -26,7 +26,7 @@ class EventsIT {
     void start(TestInfo test) {
         live = Live.start(test.getTags().contains(Live.HOOKS));
         live.createTenant("dev");
-        live.controlPlaneServices("dev");
+        live.syncPrerequisites("dev");
     }
 
     @AfterEach

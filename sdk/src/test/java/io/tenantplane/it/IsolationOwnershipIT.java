@@ -115,12 +115,18 @@ class IsolationOwnershipIT {
     private static Set<String> hostNamesOf(ReliabilityWorld w, String t) {
         Set<String> out = new HashSet<>();
         for (JsonObject o : w.tenantObjects(t)) {
-            out.add(Json.string(o, "kind") + "/" + HostNames.hostName(Json.string(o, "metadata", "name"),
-                    Json.string(o, "metadata", "namespace"), t));
+            String host = HostNames.hostName(Json.string(o, "metadata", "name"), Json.string(o, "metadata",
+                    "namespace"), t);
+            out.add(Json.string(o, "kind") + "/" + host);
+            if ("Pod".equals(Json.string(o, "kind"))) {
+                // The tenant API mounts a token in each Pod (ServiceAccount admission): its host Secret is the Pod's.
+                out.add("Secret/" + host + io.tenantplane.transform.Transformer.TOKEN_SECRET_SUFFIX);
+            }
         }
         for (String kind : ReliabilityWorld.KINDS) {
             for (JsonObject h : w.live.hostKube.list(kind, w.live.namespace, ReverseMapping.TENANT + "=" + t)) {
-                if (Json.annotations(h).containsKey(ReverseMapping.SOURCE_KIND)) {
+                if (Json.annotations(h).containsKey(ReverseMapping.SOURCE_KIND)
+                        || Json.annotations(h).containsKey(io.tenantplane.plan.TenantTokens.TOKEN_FOR)) {
                     out.add(kind + "/" + Json.string(h, "metadata", "name"));
                 }
             }

@@ -226,26 +226,30 @@ final class Live implements AutoCloseable {
     }
 
     /**
-     * Creates tenant {@code tenant}'s API and DNS Services on the host as its provisioning renders them (the host
-     * allocates their ClusterIPs), for tests that run passes without provisioning: a Syncer provisions them before
-     * anything is synced, and without them a pass leaves every tenant Pod waiting ({@code TenantApiPending}).
+     * Creates on the host what a Syncer's provisioning makes before anything is synced and what tenant Pods need, as
+     * the provisioning renders it, for tests that run passes without provisioning: the tenant's API and DNS Services
+     * (the host allocates their ClusterIPs; without them every tenant Pod waits, {@code TenantApiPending}) and the
+     * workload ServiceAccount its host Pods run as (without it a real API server refuses them, 403).
      *
      * @return the API Service's ClusterIP
      */
-    String controlPlaneServices(String tenant) {
+    String syncPrerequisites(String tenant) {
         TenantCluster tc = TenantCluster.fromJson(hostKube.require("TenantCluster", namespace, tenant)).orElseThrow();
         IsolationProfile profile = IsolationProfile.fromJson(hostKube.require("IsolationProfile", namespace,
                 tc.spec().isolationProfileRef().name())).orElseThrow();
         ControlPlaneNames names = ControlPlaneNames.of(tc);
+        String workload = profile.workloadServiceAccountName(tenant);
         String apiIp = null;
         for (JsonObject o : plane().render(tc, profile)) {
             String name = Json.string(o, "metadata", "name");
-            if ("Service".equals(Json.string(o, "kind"))
-                    && (names.apiService().equals(name) || names.dnsService().equals(name))) {
+            String kind = Json.string(o, "kind");
+            if ("Service".equals(kind) && (names.apiService().equals(name) || names.dnsService().equals(name))) {
                 JsonObject created = hostKube.create(o);
                 if (names.apiService().equals(name)) {
                     apiIp = Json.string(created, "spec", "clusterIP");
                 }
+            } else if ("ServiceAccount".equals(kind) && workload.equals(name)) {
+                hostKube.create(o);
             }
         }
         if (apiIp == null) {

@@ -122,7 +122,9 @@ class MigrationDirectionsIT {
                 for (JsonObject o : LiveMigration.list(world.host, kind, otherNs)) {
                     Map<String, String> labels = Json.labels(o);
                     assertFalse(LiveMigration.TENANT.equals(labels.get(ReverseMapping.TENANT))
-                                    && !"control-plane".equals(labels.get("tenantplane.io/component")),
+                                    && !"control-plane".equals(labels.get("tenantplane.io/component"))
+                                    && !io.tenantplane.controlplane.TenantDns.COMPONENT.equals(
+                                            labels.get("tenantplane.io/component")),
                             "left in the old place: " + kind + " " + Json.string(o, "metadata", "name"));
                 }
             }

@@ -38,7 +38,7 @@ class NodeMirrorCollectionIT {
     void start(TestInfo test) {
         live = Live.start(true);
         live.createTenant("dev");
-        live.controlPlaneServices("dev");
+        live.syncPrerequisites("dev");
         dev = live.tenant("dev");
         plane = live.plane();
     }

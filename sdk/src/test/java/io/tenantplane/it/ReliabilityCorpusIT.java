@@ -117,7 +117,7 @@ class ReliabilityCorpusIT {
         for (JsonObject o : c.customResources()) {
             live.hostKube.create(o);
         }
-        live.controlPlaneServices("dev");
+        live.syncPrerequisites("dev");
         Kube dev = live.tenant("dev");
         TenantPlane plane = live.plane();
         TenantKey key = live.key("dev");

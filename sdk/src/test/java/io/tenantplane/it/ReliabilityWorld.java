@@ -70,7 +70,7 @@ final class ReliabilityWorld implements AutoCloseable {
         ReliabilityWorld w = new ReliabilityWorld(live, tenants, seed);
         for (String t : tenants) {
             live.createTenant(t);
-            live.controlPlaneServices(t);
+            live.syncPrerequisites(t);
             Kube k = live.tenant(t);
             k.create(Kube.json("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"shop\"}}"));
             for (int i = 0; i < perKind; i++) {

@@ -42,7 +42,7 @@ class SyncIT {
     void start(TestInfo test) {
         live = Live.start(test.getTags().contains(Live.HOOKS));
         live.createTenant("dev");
-        live.controlPlaneServices("dev");
+        live.syncPrerequisites("dev");
         dev = live.tenant("dev");
         plane = live.plane();
     }
@@ -308,7 +308,7 @@ class SyncIT {
         assertTrue(live.hostKube.get("Pod", live.namespace, "web-x-default-x-qa").isEmpty(),
                 "no host pod starts with the host API's address");
 
-        String apiIp = live.controlPlaneServices("qa");
+        String apiIp = live.syncPrerequisites("qa");
         ConvergenceReport after = plane.converge(live.key("qa"));
 
         assertEquals(Action.CREATE, decisionFor(after, "Pod", "web-x-default-x-qa").action());
@@ -321,7 +321,7 @@ class SyncIT {
     @Test
     void twoTenantsInOneHostNamespaceNeitherSeeNorCollectEachOthersObjects() {
         live.createTenant("qa");
-        live.controlPlaneServices("qa");
+        live.syncPrerequisites("qa");
         Kube qa = live.tenant("qa");
         dev.create(pod("default", "web", Map.of("app", "web")));
         qa.create(pod("default", "web", Map.of("app", "web")));

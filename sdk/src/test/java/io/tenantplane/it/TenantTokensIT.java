@@ -83,17 +83,9 @@ class TenantTokensIT {
         live.createTenant("dev");
         dev = live.tenant("dev");
         plane = live.plane(b -> b.clock(clock));
-        // The tenant API Service the control plane renders; its ClusterIP is what tenant pods dial.
-        JsonObject svc = live.hostKube.create(Kube.json("""
-                {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-api","namespace":"%s"},
-                 "spec":{"selector":{"app":"k3s"},"ports":[{"name":"https","port":443,"targetPort":6443}]}}"""
-                .formatted(live.namespace)));
-        apiIp = Json.string(svc, "spec", "clusterIP");
-        // And its DNS Service: without its IP a Pod using the cluster DNS would wait (TenantDnsPending).
-        live.hostKube.create(Kube.json("""
-                {"apiVersion":"v1","kind":"Service","metadata":{"name":"dev-dns","namespace":"%s"},
-                 "spec":{"selector":{"app":"coredns"},"ports":[{"name":"dns","port":53,"protocol":"UDP"}]}}"""
-                .formatted(live.namespace)));
+        // The tenant API Service the control plane renders (its ClusterIP is what tenant pods dial), its DNS
+        // Service and the workload ServiceAccount the host Pods run as, as provisioning makes them.
+        apiIp = live.syncPrerequisites("dev");
         dev.create(Kube.json("""
                 {"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"builder","namespace":"default"}}"""));
         dev.create(Kube.json("""
@@ -185,11 +177,12 @@ class TenantTokensIT {
         assertNotEquals(decoded(before, "token"), decoded(after, "token"));
 
         dev.delete("Pod", "default", "runner");
-        plane.converge(live.key("dev"));
+        // The pass that deletes the host Pod deletes its Secret too: nothing is left for a later pass.
         ConvergenceReport collected = plane.converge(live.key("dev"));
         Decision delete = collected.decisions().stream().filter(d -> d.reason().equals(TenantTokens.UNUSED))
                 .findFirst().orElseThrow(() -> new AssertionError(collected.decisions()));
         assertNotNull(delete.observed());
         assertTrue(live.hostKube.get("Secret", live.namespace, "runner-x-default-x-dev-token").isEmpty());
+        assertEquals(0, plane.converge(live.key("dev")).writes(), "the next pass has nothing to do");
     }
 }

@@ -28,6 +28,7 @@ import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.testkit.KubeApiServer;
+import io.tenantplane.plan.TenantTokens;
 import io.tenantplane.transform.PodSecurityLevel;
 import io.tenantplane.transform.TransformOptions;
 import java.io.IOException;
@@ -161,11 +162,26 @@ public final class LiveMigration implements AutoCloseable {
                  "volumes":[{"name":"config","configMap":{"name":"web-config"}}]}""";
     }
 
-    /** A Pod of the tenant's web workload in {@code default}, owned by ReplicaSet {@code owner} unless null. */
+    /**
+     * A Pod of the tenant's web workload in {@code default}, owned by ReplicaSet {@code owner} unless null, with the
+     * token volume the tenant API's ServiceAccount admission mounts (named here, so that plans print the same name on
+     * every run; the admission keeps a {@code kube-api-access-*} volume a Pod already has).
+     */
     public static JsonObject pod(String name, JsonObject owner) {
         JsonObject p = json("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"default","labels":{"app":"web"}},
                  "spec":%s}""".formatted(name, podSpec()));
+        JsonObject spec = Json.child(p, "spec");
+        String volume = "kube-api-access-" + name.substring(name.length() - 1) + "x2kq";
+        spec.getAsJsonArray("volumes").add(json("""
+                {"name":"%s","projected":{"defaultMode":420,"sources":[
+                  {"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},
+                  {"configMap":{"name":"kube-root-ca.crt","items":[{"key":"ca.crt","path":"ca.crt"}]}},
+                  {"downwardAPI":{"items":[{"path":"namespace","fieldRef":{"apiVersion":"v1",
+                    "fieldPath":"metadata.namespace"}}]}}]}}""".formatted(volume)));
+        spec.getAsJsonArray("containers").get(0).getAsJsonObject().getAsJsonArray("volumeMounts").add(json("""
+                {"name":"%s","readOnly":true,"mountPath":"/var/run/secrets/kubernetes.io/serviceaccount"}"""
+                .formatted(volume)));
         if (owner != null) {
             JsonArray refs = new JsonArray();
             refs.add(json("""
@@ -175,6 +191,20 @@ public final class LiveMigration implements AutoCloseable {
             Json.child(p, "metadata").add("ownerReferences", refs);
         }
         return p;
+    }
+
+    /**
+     * The tenant API and DNS Services with ClusterIPs requested from the host's range (the host would allocate random
+     * ones), so that plans, which name the addresses the copies use, print the same on every run.
+     */
+    private static JsonObject withFixedClusterIp(JsonObject o) {
+        String name = Json.string(o, "metadata", "name");
+        if ("Service".equals(Json.string(o, "kind")) && (TENANT + "-api").equals(name)) {
+            Json.child(o, "spec").addProperty("clusterIP", "10.96.0.20");
+        } else if ("Service".equals(Json.string(o, "kind")) && (TENANT + "-dns").equals(name)) {
+            Json.child(o, "spec").addProperty("clusterIP", "10.96.0.53");
+        }
+        return o;
     }
 
     private void provision(Mode mode, boolean barePod) {
@@ -199,7 +229,13 @@ public final class LiveMigration implements AutoCloseable {
             create(host, o);
         }
         for (JsonObject o : new ControlPlaneRenderer().render(tc)) {
-            create(host, o);
+            create(host, withFixedClusterIp(o));
+        }
+        if (mode != Mode.PRIVATE) {
+            // The tenant DNS provisioning renders with the control plane in shared and dedicated mode.
+            for (JsonObject o : io.tenantplane.controlplane.TenantDns.render(tc)) {
+                create(host, withFixedClusterIp(o));
+            }
         }
         // tenant side: nodes and workloads
         List<String> nodes;
@@ -424,8 +460,10 @@ public final class LiveMigration implements AutoCloseable {
                     continue; // PodFinalized: the kubelet's confirmation, whose moment the host's kubelets decide
                 }
                 if (knownUids != null && d.source() != null && d.source().uid() != null
-                        && !knownUids.contains(d.source().uid()) && "Pod".equals(d.kind())) {
-                    continue; // a Pod its controller made during the move: the offline plan cannot name it
+                        && !knownUids.contains(d.source().uid())
+                        && ("Pod".equals(d.kind()) || d.reason().equals(TenantTokens.ISSUED))) {
+                    continue; // a Pod its controller made during the move, or its token: the offline plan cannot
+                              // name them
                 }
                 out.add(line(o));
             }

@@ -48,13 +48,22 @@ class MigrationPlannerTest {
         assertEquals(LiveMigration.OWN, first.host().name());
         List<String> moved = plan.steps().get(1).decisions().stream().map(d -> d.decision().action().display() + " "
                 + d.decision().kind() + " " + d.decision().host().name()).toList();
-        assertEquals(List.of("Create ConfigMap web-config-x-default-x-dev", "Create Pod web-6b7f9-a-x-default-x-dev",
-                "Create Pod web-6b7f9-b-x-default-x-dev", "Create Service web-x-default-x-dev"), moved);
+        // The copies mount their tenant token, as a pass's Pods do: their Secrets come before them.
+        assertEquals(List.of("Create ConfigMap web-config-x-default-x-dev",
+                "Create Secret web-6b7f9-a-x-default-x-dev-token", "Create Secret web-6b7f9-b-x-default-x-dev-token",
+                "Create Pod web-6b7f9-a-x-default-x-dev", "Create Pod web-6b7f9-b-x-default-x-dev",
+                "Create Service web-x-default-x-dev"), moved);
         assertTrue(plan.steps().get(1).decisions().stream().allMatch(d -> LiveMigration.OWN.equals(
                 d.decision().host().namespace())));
-        Decision pod = plan.steps().get(1).decisions().get(1).decision();
+        Decision pod = plan.steps().get(1).decisions().get(3).decision();
         assertEquals("dedicated", Json.string(pod.desired(), "spec", "nodeSelector", "pool"),
                 "the profile's node placement is on the new copies");
+        JsonObject env = new JsonObject();
+        pod.desired().getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject()
+                .getAsJsonArray("env").forEach(e -> env.add(Json.string(e.getAsJsonObject(), "name"),
+                        e.getAsJsonObject().get("value")));
+        assertEquals("dev-api.team-dev.svc", Json.string(env, "KUBERNETES_SERVICE_HOST"),
+                "the copies reach the tenant API in the control plane's namespace (a plan from files names it)");
         WorkloadImpact impact = plan.impacts().get(0);
         assertEquals("overlap", impact.downtime());
         assertTrue(impact.sees().contains("two copies run"), impact.sees());
@@ -219,6 +228,26 @@ class MigrationPlannerTest {
         MigrationSnapshot s = snapshot(Mode.SHARED, Mode.PRIVATE, null, owned("web", 3, "node-a"), List.of());
         assertEquals(planner.plan(s).summary(), planner.plan(s).summary());
         assertEquals(planner.plan(s).render(), planner.plan(s).render());
+    }
+
+    @Test
+    void theOldPlacesTokenSecretsGoWithItsPodsAndOtherSecretsStay() {
+        String token = """
+                {"apiVersion":"v1","kind":"Secret","metadata":{"name":"%s-token","namespace":"team-dev",
+                 "labels":{"tenantplane.io/managed-by":"tenantplane","tenantplane.io/tenant":"%s"},
+                 "annotations":{"tenantplane.io/token-for":"%s"}}}""";
+        JsonObject mine = LiveMigration.json(token.formatted("web-6b7f9-a-x-default-x-dev", "dev",
+                "web-6b7f9-a-x-default-x-dev"));
+        JsonObject otherTenants = LiveMigration.json(token.formatted("api-x-default-x-qa", "qa", "api-x-default-x-qa"));
+        MigrationPlan plan = planner.plan(snapshot(Mode.SHARED, Mode.DEDICATED, null, tenantWorkloads("node-a"),
+                List.of(mine, otherTenants)));
+
+        List<Decision> deletes = plan.steps().stream().flatMap(st -> st.decisions().stream())
+                .map(StepDecision::decision).filter(d -> d.action() == Action.DELETE && d.kind().equals("Secret"))
+                .toList();
+        assertEquals(List.of("team-dev/web-6b7f9-a-x-default-x-dev-token"), deletes.stream()
+                .map(d -> d.host().namespace() + "/" + d.host().name()).toList(), deletes::toString);
+        assertEquals(io.tenantplane.plan.Reasons.MOVED_AWAY, deletes.get(0).reason());
     }
 
     @Test
