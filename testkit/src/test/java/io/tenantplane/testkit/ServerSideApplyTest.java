@@ -222,6 +222,75 @@ class ServerSideApplyTest {
     }
 
     @Test
+    void aCustomResourcesListTypesFromItsSchemaDecideHowAppliersShareIt() throws Exception {
+        Clients.Raw crd = Clients.raw(client, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                "application/json", Json.text(Json.GSON.toJsonTree(new org.yaml.snakeyaml.Yaml().load("""
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: CustomResourceDefinition
+                        metadata: {name: gateways.example.com}
+                        spec:
+                          group: example.com
+                          scope: Namespaced
+                          names: {plural: gateways, singular: gateway, kind: Gateway, listKind: GatewayList}
+                          versions:
+                          - name: v1
+                            served: true
+                            storage: true
+                            schema:
+                              openAPIV3Schema:
+                                type: object
+                                properties:
+                                  spec:
+                                    type: object
+                                    properties:
+                                      listeners:
+                                        type: array
+                                        x-kubernetes-list-type: map
+                                        x-kubernetes-list-map-keys: [name]
+                                        items:
+                                          type: object
+                                          required: [name]
+                                          properties:
+                                            name: {type: string}
+                                            port: {type: integer}
+                                      hosts:
+                                        type: array
+                                        x-kubernetes-list-type: set
+                                        items: {type: string}
+                                      routes:
+                                        type: array
+                                        items: {type: string}
+                        """))));
+        assertEquals(201, crd.code(), crd.body());
+        String path = "/apis/example.com/v1/namespaces/default/gateways/gw";
+        String head = "apiVersion: example.com/v1\nkind: Gateway\nmetadata: {name: gw}\nspec:\n";
+        Clients.Raw first = apply(path, "team-a", false, head
+                + "  listeners: [{name: http, port: 80}]\n  hosts: [a.example.com]\n  routes: [/a]\n");
+        assertEquals(201, first.code(), first.body());
+        Clients.Raw second = apply(path, "team-b", false, head
+                + "  listeners: [{name: https, port: 443}]\n  hosts: [b.example.com]\n");
+        assertEquals(200, second.code(), second.body());
+        JsonObject spec = second.json().getAsJsonObject("spec");
+        assertEquals(2, spec.getAsJsonArray("listeners").size(), "a map list merges item by item: " + spec);
+        assertEquals(2, spec.getAsJsonArray("hosts").size(), "a set merges value by value: " + spec);
+        assertEquals(JsonParser.parseString("{\"f:spec\":{\"f:hosts\":{\"v:\\\"b.example.com\\\"\":{}},"
+                + "\"f:listeners\":{\"k:{\\\"name\\\":\\\"https\\\"}\":{\".\":{},\"f:name\":{},"
+                + "\"f:port\":{}}}}}"), entry(second.json(), "team-b", "Apply").get("fieldsV1"));
+
+        // An atomic list is one field: another applier setting it differently is a conflict on the whole list.
+        Clients.Raw routes = apply(path, "team-b", false, head + "  routes: [/b]\n");
+        assertEquals(409, routes.code(), routes.body());
+        assertEquals(List.of(".spec.routes"), causeFields(routes.json()));
+
+        // team-a drops its listener: only that item goes; team-b's stays.
+        Clients.Raw dropped = apply(path, "team-a", false, head + "  hosts: [a.example.com]\n  routes: [/a]\n");
+        assertEquals(200, dropped.code(), dropped.body());
+        JsonArray listeners = dropped.json().getAsJsonObject("spec").getAsJsonArray("listeners");
+        assertEquals(1, listeners.size(), dropped.body());
+        assertEquals("https", listeners.get(0).getAsJsonObject().get("name").getAsString());
+    }
+
+    @Test
     void anUpdateWithoutFieldManagerIsOwnedByTheUserAgentPrefix() throws Exception {
         Clients.Raw created = Clients.raw(client, "POST", "/api/v1/namespaces/default/configmaps",
                 "application/json", "{\"metadata\":{\"name\":\"ua\"},\"data\":{\"k\":\"v\"}}");
