@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  *   {@code kind} and of {@code metadata} only {@code name} and {@code generateName}
  *   ({@code model.WithTypeAndObjectMeta});</li>
  *   <li>null and absent values are not validated; a rule that uses {@code oldSelf} (a transition rule) runs only on an
- *   update where the old value exists;</li>
+ *   update where the old value exists, unless it sets {@code optionalOldSelf: true}: then it runs always, with
+ *   {@code oldSelf} an optional that is {@code optional.none()} on create or where the old value is absent (and
+ *   {@code optionalOldSelf} on a rule that does not use {@code oldSelf} refuses the CRD);</li>
  *   <li>a rule that is not true is the error {@code <path>: Invalid value: "<schema type>": <message>} (the root's
  *   path prints as {@code <nil>}, as the strategy passes a nil path), or {@code failed rule: <rule>} without a
  *   message; {@code fieldPath} and {@code reason} are honoured; {@code messageExpression} is evaluated, falling back
@@ -51,15 +53,10 @@ final class CelRules {
 
     private static final Pattern OLD_SELF = Pattern.compile("\\boldSelf\\b");
     private static final dev.cel.common.CelOptions OPTIONS = dev.cel.common.CelOptions.current().build();
-    private static final CelCompiler COMPILER = CelCompilerFactory.standardCelCompilerBuilder()
-            .setOptions(OPTIONS)
-            .setStandardMacros(dev.cel.parser.CelStandardMacro.STANDARD_MACROS)
-            // The libraries of the API server's base environment (1.32) that cel-java has: strings (version 2),
-            // sets, optional types, two-variable comprehensions; and the Kubernetes ones written after upstream.
-            .addLibraries(dev.cel.extensions.CelExtensions.strings(), dev.cel.extensions.CelExtensions.sets(OPTIONS),
-                    dev.cel.extensions.CelExtensions.optional(), dev.cel.extensions.CelExtensions.comprehensions())
-            .addFunctionDeclarations(KubernetesCelLibrary.declarations())
-            .addVar("self", SimpleType.DYN).addVar("oldSelf", SimpleType.DYN).build();
+    private static final CelCompiler COMPILER = compiler(SimpleType.DYN);
+    /** For rules with {@code optionalOldSelf: true}: {@code oldSelf} is an optional of the old value. */
+    private static final CelCompiler OPTIONAL_OLD_COMPILER = compiler(
+            dev.cel.common.types.OptionalType.create(SimpleType.DYN));
     private static final CelRuntime RUNTIME = CelRuntimeFactory.standardCelRuntimeBuilder()
             .setOptions(OPTIONS)
             .addLibraries(dev.cel.extensions.CelExtensions.strings(), dev.cel.extensions.CelExtensions.sets(OPTIONS),
@@ -85,10 +82,28 @@ final class CelRules {
     private CelRules() {
     }
 
+    private static CelCompiler compiler(dev.cel.common.types.CelType oldSelf) {
+        return CelCompilerFactory.standardCelCompilerBuilder()
+                .setOptions(OPTIONS)
+                .setStandardMacros(dev.cel.parser.CelStandardMacro.STANDARD_MACROS)
+                // The libraries of the API server's base environment (1.32) that cel-java has: strings (version 2),
+                // sets, optional types, two-variable comprehensions; and the Kubernetes ones written after upstream.
+                .addLibraries(dev.cel.extensions.CelExtensions.strings(), dev.cel.extensions.CelExtensions.sets(OPTIONS),
+                        dev.cel.extensions.CelExtensions.optional(), dev.cel.extensions.CelExtensions.comprehensions())
+                .addFunctionDeclarations(KubernetesCelLibrary.declarations())
+                .addVar("self", SimpleType.DYN).addVar("oldSelf", oldSelf).build();
+    }
+
     private static Compiled compile(String expression) {
-        return CACHE.computeIfAbsent(expression, e -> {
+        return compile(expression, false);
+    }
+
+    /** {@code optionalOld}: compiled for a rule with {@code optionalOldSelf: true}. */
+    private static Compiled compile(String expression, boolean optionalOld) {
+        return CACHE.computeIfAbsent((optionalOld ? "optional-old\u0000" : "") + expression, key -> {
+            String e = expression;
             try {
-                CelAbstractSyntaxTree ast = COMPILER.compile(e).getAst();
+                CelAbstractSyntaxTree ast = (optionalOld ? OPTIONAL_OLD_COMPILER : COMPILER).compile(e).getAst();
                 dev.cel.common.CelValidationResult literals = LITERALS.validate(ast);
                 if (literals.hasError()) {
                     return new Compiled(null, literals.getErrorString());
@@ -116,10 +131,16 @@ final class CelRules {
                 causes.add(ApiError.Cause.required(at + ".rule"));
                 continue;
             }
-            Compiled c = compile(text);
+            Compiled c = compile(text, Json.bool(rule, "optionalOldSelf"));
             if (c.error() != null) {
                 causes.add(ApiError.Cause.invalid(at + ".rule", Validation.quote(text), "compilation failed: "
                         + c.error()));
+            }
+            JsonElement optionalOld = rule.get("optionalOldSelf");
+            if (optionalOld != null && !optionalOld.isJsonNull() && !OLD_SELF.matcher(text).find()) {
+                // ValidateCustomResourceDefinitionOpenAPISchema (apiextensions/validation/validation.go).
+                causes.add(ApiError.Cause.invalid(at + ".optionalOldSelf", optionalOld.getAsString(),
+                        "may not be set if oldSelf is not used in rule"));
             }
             String messageExpression = Json.str(rule, "messageExpression");
             if (messageExpression != null && compile(messageExpression).error() != null) {
@@ -231,19 +252,21 @@ final class CelRules {
         for (int i = 0; i < rules.size(); i++) {
             JsonObject rule = rules.get(i).getAsJsonObject();
             String text = Json.str(rule, "rule");
-            Compiled c = compile(text);
+            boolean optionalOld = Json.bool(rule, "optionalOldSelf");
+            Compiled c = compile(text, optionalOld);
             if (c.error() != null) {
                 causes.add(ApiError.Cause.invalid(field, Validation.quote(type), "rule compile error: " + c.error()));
                 continue;
             }
             boolean usesOld = OLD_SELF.matcher(text).find();
-            if (usesOld && oldSelf == null) {
-                continue;
+            if (usesOld && oldSelf == null && !optionalOld) {
+                continue; // a transition rule runs on update only, unless it opts in with optionalOldSelf
             }
             Map<String, Object> vars = new HashMap<>();
             vars.put("self", self);
             if (usesOld) {
-                vars.put("oldSelf", oldSelf);
+                // With optionalOldSelf, oldSelf is optional.none() on create and where the old value is absent.
+                vars.put("oldSelf", optionalOld ? java.util.Optional.ofNullable(oldSelf) : oldSelf);
             }
             Object result;
             try {
@@ -280,7 +303,7 @@ final class CelRules {
     private static String message(JsonObject rule, Map<String, Object> vars) {
         String messageExpression = Json.str(rule, "messageExpression");
         if (messageExpression != null) {
-            Compiled c = compile(messageExpression);
+            Compiled c = compile(messageExpression, Json.bool(rule, "optionalOldSelf"));
             if (c.program() != null) {
                 try {
                     Object out = c.program().eval(vars);
