@@ -6,6 +6,7 @@ import com.google.re2j.PatternSyntaxException;
 import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.CelOverloadDecl;
 import dev.cel.common.types.ListType;
+import dev.cel.common.types.OpaqueType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.common.types.TypeParamType;
 import dev.cel.runtime.CelEvaluationException;
@@ -16,12 +17,14 @@ import java.util.Objects;
 
 /**
  * The Kubernetes CEL libraries cel-java does not have, written after their upstream code
- * ({@code staging/src/k8s.io/apiserver/pkg/cel/library/lists.go} and {@code regex.go}), as the API server's base
- * environment adds them ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}):
+ * ({@code staging/src/k8s.io/apiserver/pkg/cel/library/lists.go}, {@code regex.go} and {@code quantity.go}), as the
+ * API server's base environment adds them ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}):
  * <ul>
  *   <li>lists: {@code isSorted()}, {@code sum()}, {@code min()}, {@code max()}, {@code indexOf(e)},
  *   {@code lastIndexOf(e)} on lists of comparable values;</li>
- *   <li>regex: {@code find(re)} (the first match, or the empty string) and {@code findAll(re[, limit])} on strings.</li>
+ *   <li>regex: {@code find(re)} (the first match, or the empty string) and {@code findAll(re[, limit])} on strings;</li>
+ *   <li>quantity: {@code quantity(s)}, {@code isQuantity(s)}, {@code sign(q)} and the comparisons, conversions and
+ *   sums of {@link #QUANTITY} values ({@link Quantity}).</li>
  * </ul>
  * Regular expressions run with RE2 (re2j), as the server's Go {@code regexp}: backreferences and lookaround are
  * refused there as here.
@@ -33,8 +36,90 @@ final class KubernetesCelLibrary {
 
     private static final TypeParamType T = TypeParamType.create("T");
 
+    /** The {@code kubernetes.Quantity} type of the quantity library ({@code apiservercel.QuantityType}). */
+    static final OpaqueType QUANTITY = OpaqueType.create("kubernetes.Quantity");
+
     static List<CelFunctionDecl> declarations() {
         ListType listOfT = ListType.create(T);
+        List<CelFunctionDecl> out = new ArrayList<>(listsAndRegex(listOfT));
+        out.addAll(quantityDeclarations());
+        return out;
+    }
+
+    /**
+     * The quantity library ({@code staging/src/k8s.io/apiserver/pkg/cel/library/quantity.go}, in the base environment
+     * from 1.28): {@code quantity(s)}, {@code isQuantity(s)}, {@code sign(q)}, and on a quantity
+     * {@code isGreaterThan}, {@code isLessThan}, {@code compareTo}, {@code asApproximateFloat}, {@code asInteger},
+     * {@code isInteger}, {@code add} and {@code sub} (a quantity or an int). {@code mul}, {@code div} and
+     * {@code divInt}, which later versions add, are not here: a rule using them is refused with its CRD.
+     */
+    private static List<CelFunctionDecl> quantityDeclarations() {
+        return List.of(
+                CelFunctionDecl.newFunctionDeclaration("quantity",
+                        CelOverloadDecl.newGlobalOverload("string_to_quantity", QUANTITY, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("isQuantity",
+                        CelOverloadDecl.newGlobalOverload("is_quantity_string", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("sign",
+                        CelOverloadDecl.newGlobalOverload("quantity_sign", SimpleType.INT, QUANTITY)),
+                CelFunctionDecl.newFunctionDeclaration("isGreaterThan",
+                        CelOverloadDecl.newMemberOverload("quantity_is_greater_than", SimpleType.BOOL, QUANTITY,
+                                QUANTITY)),
+                CelFunctionDecl.newFunctionDeclaration("isLessThan",
+                        CelOverloadDecl.newMemberOverload("quantity_is_less_than", SimpleType.BOOL, QUANTITY,
+                                QUANTITY)),
+                CelFunctionDecl.newFunctionDeclaration("compareTo",
+                        CelOverloadDecl.newMemberOverload("quantity_compare_to", SimpleType.INT, QUANTITY, QUANTITY)),
+                CelFunctionDecl.newFunctionDeclaration("asApproximateFloat",
+                        CelOverloadDecl.newMemberOverload("quantity_get_float", SimpleType.DOUBLE, QUANTITY)),
+                CelFunctionDecl.newFunctionDeclaration("asInteger",
+                        CelOverloadDecl.newMemberOverload("quantity_get_int", SimpleType.INT, QUANTITY)),
+                CelFunctionDecl.newFunctionDeclaration("isInteger",
+                        CelOverloadDecl.newMemberOverload("quantity_is_integer", SimpleType.BOOL, QUANTITY)),
+                CelFunctionDecl.newFunctionDeclaration("add",
+                        CelOverloadDecl.newMemberOverload("quantity_add", QUANTITY, QUANTITY, QUANTITY),
+                        CelOverloadDecl.newMemberOverload("quantity_add_int", QUANTITY, QUANTITY, SimpleType.INT)),
+                CelFunctionDecl.newFunctionDeclaration("sub",
+                        CelOverloadDecl.newMemberOverload("quantity_sub", QUANTITY, QUANTITY, QUANTITY),
+                        CelOverloadDecl.newMemberOverload("quantity_sub_int", QUANTITY, QUANTITY, SimpleType.INT)));
+    }
+
+    private static List<CelFunctionBinding> quantityBindings() {
+        return List.of(
+                CelFunctionBinding.from("string_to_quantity", String.class, s -> {
+                    try {
+                        return Quantity.parse(s);
+                    } catch (IllegalArgumentException e) {
+                        throw new CelEvaluationException(e.getMessage());
+                    }
+                }),
+                CelFunctionBinding.from("is_quantity_string", String.class, Quantity::isQuantity),
+                CelFunctionBinding.from("quantity_sign", Quantity.class, q -> (long) q.value().signum()),
+                CelFunctionBinding.from("quantity_is_greater_than", Quantity.class, Quantity.class,
+                        (a, b) -> a.compareTo(b) > 0),
+                CelFunctionBinding.from("quantity_is_less_than", Quantity.class, Quantity.class,
+                        (a, b) -> a.compareTo(b) < 0),
+                CelFunctionBinding.from("quantity_compare_to", Quantity.class, Quantity.class,
+                        (a, b) -> (long) Integer.signum(a.compareTo(b))),
+                CelFunctionBinding.from("quantity_get_float", Quantity.class, q -> q.value().doubleValue()),
+                CelFunctionBinding.from("quantity_get_int", Quantity.class, q -> {
+                    Long v = q.asLong();
+                    if (v == null) {
+                        throw new CelEvaluationException("cannot convert value to integer");
+                    }
+                    return v;
+                }),
+                CelFunctionBinding.from("quantity_is_integer", Quantity.class, q -> q.asLong() != null),
+                CelFunctionBinding.from("quantity_add", Quantity.class, Quantity.class,
+                        (a, b) -> a.plus(b.value())),
+                CelFunctionBinding.from("quantity_add_int", Quantity.class, Long.class,
+                        (a, b) -> a.plus(java.math.BigDecimal.valueOf(b))),
+                CelFunctionBinding.from("quantity_sub", Quantity.class, Quantity.class,
+                        (a, b) -> a.plus(b.value().negate())),
+                CelFunctionBinding.from("quantity_sub_int", Quantity.class, Long.class,
+                        (a, b) -> a.plus(java.math.BigDecimal.valueOf(b).negate())));
+    }
+
+    private static List<CelFunctionDecl> listsAndRegex(ListType listOfT) {
         return List.of(
                 CelFunctionDecl.newFunctionDeclaration("isSorted",
                         CelOverloadDecl.newMemberOverload("list_isSorted", SimpleType.BOOL, listOfT)),
@@ -60,6 +145,12 @@ final class KubernetesCelLibrary {
     }
 
     static List<CelFunctionBinding> bindings() {
+        List<CelFunctionBinding> out = new ArrayList<>(listsAndRegexBindings());
+        out.addAll(quantityBindings());
+        return out;
+    }
+
+    private static List<CelFunctionBinding> listsAndRegexBindings() {
         return List.of(
                 CelFunctionBinding.from("list_isSorted", List.class, KubernetesCelLibrary::isSorted),
                 CelFunctionBinding.from("list_sum", List.class, KubernetesCelLibrary::sum),

@@ -44,7 +44,16 @@ class CelLibrariesTest {
             "self.name.find('[0-9]+') == '42' && self.name.findAll('[a-z]', 1) == ['a'] | {\"name\":\"a42b\"}",
             "sets.equivalent([1, 2], [2, 1]) && sets.intersects(self.ports, [443]) | {\"ports\":[80,443]}",
             "self.ports.all(i, p, p > i) | {\"ports\":[80,443]}",
-            "optional.of(self.name).hasValue() | {\"name\":\"x\"}"})
+            "optional.of(self.name).hasValue() | {\"name\":\"x\"}",
+            "quantity('1Gi').isGreaterThan(quantity('1G')) && quantity('1G').isLessThan(quantity('1Gi')) "
+                    + "| {\"name\":\"x\"}",
+            "quantity('500m').compareTo(quantity('0.5')) == 0 && quantity(self.name).asInteger() == 1000 "
+                    + "| {\"name\":\"1k\"}",
+            "!quantity('1.5').isInteger() && quantity('1e3').isInteger() && sign(quantity('-2')) == -1 "
+                    + "| {\"name\":\"x\"}",
+            "isQuantity('10Mi') && !isQuantity('10 apples') && !isQuantity('1.2.3') | {\"name\":\"x\"}",
+            "quantity('1Ki').add(24).asInteger() == 1048 && quantity('2').sub(quantity('500m'))"
+                    + ".asApproximateFloat() == 1.5 | {\"name\":\"x\"}"})
     void rulesUsingTheBaseEnvironmentsLibrariesHold(String rule, String spec) {
         assertEquals(List.of(), run(rule, spec), rule);
     }
@@ -54,6 +63,17 @@ class CelLibrariesTest {
         List<ApiError.Cause> causes = run("self.ports.isSorted()", "{\"ports\":[443,80]}");
         assertEquals(1, causes.size(), causes::toString);
         assertEquals("spec", causes.get(0).field());
+    }
+
+    /** {@code resource.ParseQuantity}'s error, as the rule's evaluation error. */
+    @Test
+    void aStringThatIsNoQuantityIsAnEvaluationErrorNamingTheFormat() {
+        List<ApiError.Cause> causes = run("sign(quantity(self.name)) >= 0", "{\"name\":\"ten\"}");
+        assertEquals(1, causes.size(), causes::toString);
+        assertTrue(causes.get(0).message().contains("quantities must match the regular expression"),
+                causes::toString);
+        assertEquals(1, run("quantity('1.5').asInteger() == 1", "{\"name\":\"x\"}").size(),
+                "a fraction is no integer");
     }
 
     @Test
@@ -73,7 +93,7 @@ class CelLibrariesTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "quantity(self.name).isGreaterThan(quantity('1'))",
+            "quantity(self.name).mul(2).isGreaterThan(quantity('1'))",
             "isURL(self.name)",
             "isCIDR(self.name)"})
     void aRuleUsingALibraryTheTestkitLacksIsRefusedWhenItsCrdIsWritten(String rule) {
