@@ -17,14 +17,16 @@ import java.util.Objects;
 
 /**
  * The Kubernetes CEL libraries cel-java does not have, written after their upstream code
- * ({@code staging/src/k8s.io/apiserver/pkg/cel/library/lists.go}, {@code regex.go} and {@code quantity.go}), as the
+ * ({@code staging/src/k8s.io/apiserver/pkg/cel/library/lists.go}, {@code regex.go}, {@code quantity.go},
+ * {@code ip.go} and {@code cidr.go}), as the
  * API server's base environment adds them ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}):
  * <ul>
  *   <li>lists: {@code isSorted()}, {@code sum()}, {@code min()}, {@code max()}, {@code indexOf(e)},
  *   {@code lastIndexOf(e)} on lists of comparable values;</li>
  *   <li>regex: {@code find(re)} (the first match, or the empty string) and {@code findAll(re[, limit])} on strings;</li>
  *   <li>quantity: {@code quantity(s)}, {@code isQuantity(s)}, {@code sign(q)} and the comparisons, conversions and
- *   sums of {@link #QUANTITY} values ({@link Quantity}).</li>
+ *   sums of {@link #QUANTITY} values ({@link Quantity});</li>
+ *   <li>ip and cidr: addresses and prefixes ({@link #IP}, {@link #CIDR}, {@link NetAddresses}).</li>
  * </ul>
  * Regular expressions run with RE2 (re2j), as the server's Go {@code regexp}: backreferences and lookaround are
  * refused there as here.
@@ -43,7 +45,112 @@ final class KubernetesCelLibrary {
         ListType listOfT = ListType.create(T);
         List<CelFunctionDecl> out = new ArrayList<>(listsAndRegex(listOfT));
         out.addAll(quantityDeclarations());
+        out.addAll(netDeclarations());
         return out;
+    }
+
+    /** The {@code net.IP} and {@code net.CIDR} types of the ip and cidr libraries. */
+    static final OpaqueType IP = OpaqueType.create("net.IP");
+    static final OpaqueType CIDR = OpaqueType.create("net.CIDR");
+
+    /**
+     * The ip and cidr libraries ({@code staging/src/k8s.io/apiserver/pkg/cel/library/ip.go}, {@code cidr.go}, in the
+     * base environment from 1.30): {@code ip(s)}, {@code isIP(s)}, {@code ip.isCanonical(s)}, {@code string(ip)} and
+     * on an address {@code family}, {@code isUnspecified}, {@code isLoopback}, {@code isLinkLocalMulticast},
+     * {@code isLinkLocalUnicast}, {@code isGlobalUnicast}; {@code cidr(s)}, {@code isCIDR(s)}, {@code string(cidr)}
+     * and on a prefix {@code containsIP}, {@code containsCIDR} (a value or a string), {@code ip}, {@code masked},
+     * {@code prefixLength} ({@link NetAddresses}).
+     */
+    private static List<CelFunctionDecl> netDeclarations() {
+        return List.of(
+                CelFunctionDecl.newFunctionDeclaration("ip",
+                        CelOverloadDecl.newGlobalOverload("string_to_ip", IP, SimpleType.STRING),
+                        CelOverloadDecl.newMemberOverload("cidr_ip", IP, CIDR)),
+                CelFunctionDecl.newFunctionDeclaration("isIP",
+                        CelOverloadDecl.newGlobalOverload("is_ip", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("ip.isCanonical",
+                        CelOverloadDecl.newGlobalOverload("ip_is_canonical", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("family",
+                        CelOverloadDecl.newMemberOverload("ip_family", SimpleType.INT, IP)),
+                CelFunctionDecl.newFunctionDeclaration("isUnspecified",
+                        CelOverloadDecl.newMemberOverload("ip_is_unspecified", SimpleType.BOOL, IP)),
+                CelFunctionDecl.newFunctionDeclaration("isLoopback",
+                        CelOverloadDecl.newMemberOverload("ip_is_loopback", SimpleType.BOOL, IP)),
+                CelFunctionDecl.newFunctionDeclaration("isLinkLocalMulticast",
+                        CelOverloadDecl.newMemberOverload("ip_is_link_local_multicast", SimpleType.BOOL, IP)),
+                CelFunctionDecl.newFunctionDeclaration("isLinkLocalUnicast",
+                        CelOverloadDecl.newMemberOverload("ip_is_link_local_unicast", SimpleType.BOOL, IP)),
+                CelFunctionDecl.newFunctionDeclaration("isGlobalUnicast",
+                        CelOverloadDecl.newMemberOverload("ip_is_global_unicast", SimpleType.BOOL, IP)),
+                CelFunctionDecl.newFunctionDeclaration("cidr",
+                        CelOverloadDecl.newGlobalOverload("string_to_cidr", CIDR, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("isCIDR",
+                        CelOverloadDecl.newGlobalOverload("is_cidr", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("containsIP",
+                        CelOverloadDecl.newMemberOverload("cidr_contains_ip_string", SimpleType.BOOL, CIDR,
+                                SimpleType.STRING),
+                        CelOverloadDecl.newMemberOverload("cidr_contains_ip_ip", SimpleType.BOOL, CIDR, IP)),
+                CelFunctionDecl.newFunctionDeclaration("containsCIDR",
+                        CelOverloadDecl.newMemberOverload("cidr_contains_cidr_string", SimpleType.BOOL, CIDR,
+                                SimpleType.STRING),
+                        CelOverloadDecl.newMemberOverload("cidr_contains_cidr", SimpleType.BOOL, CIDR, CIDR)),
+                CelFunctionDecl.newFunctionDeclaration("prefixLength",
+                        CelOverloadDecl.newMemberOverload("cidr_prefix_length", SimpleType.INT, CIDR)),
+                CelFunctionDecl.newFunctionDeclaration("masked",
+                        CelOverloadDecl.newMemberOverload("cidr_masked", CIDR, CIDR)),
+                CelFunctionDecl.newFunctionDeclaration("string",
+                        CelOverloadDecl.newGlobalOverload("ip_to_string", SimpleType.STRING, IP),
+                        CelOverloadDecl.newGlobalOverload("cidr_to_string", SimpleType.STRING, CIDR)));
+    }
+
+    private static List<CelFunctionBinding> netBindings() {
+        return List.of(
+                CelFunctionBinding.from("string_to_ip", String.class, s -> net(() -> NetAddresses.parseIp(s))),
+                CelFunctionBinding.from("cidr_ip", NetAddresses.Prefix.class, NetAddresses.Prefix::ip),
+                CelFunctionBinding.from("is_ip", String.class, NetAddresses::isIp),
+                CelFunctionBinding.from("ip_is_canonical", String.class,
+                        s -> net(() -> NetAddresses.parseIp(s)).toString().equals(s)),
+                CelFunctionBinding.from("ip_family", NetAddresses.Ip.class, ip -> ip.is4() ? 4L : 6L),
+                CelFunctionBinding.from("ip_is_unspecified", NetAddresses.Ip.class, NetAddresses.Ip::isUnspecified),
+                CelFunctionBinding.from("ip_is_loopback", NetAddresses.Ip.class, NetAddresses.Ip::isLoopback),
+                CelFunctionBinding.from("ip_is_link_local_multicast", NetAddresses.Ip.class,
+                        NetAddresses.Ip::isLinkLocalMulticast),
+                CelFunctionBinding.from("ip_is_link_local_unicast", NetAddresses.Ip.class,
+                        NetAddresses.Ip::isLinkLocalUnicast),
+                CelFunctionBinding.from("ip_is_global_unicast", NetAddresses.Ip.class,
+                        NetAddresses.Ip::isGlobalUnicast),
+                CelFunctionBinding.from("string_to_cidr", String.class, s -> net(() -> NetAddresses.parseCidr(s))),
+                CelFunctionBinding.from("is_cidr", String.class, NetAddresses::isCidr),
+                CelFunctionBinding.from("cidr_contains_ip_string", NetAddresses.Prefix.class, String.class,
+                        (c, s) -> c.contains(net(() -> NetAddresses.parseIp(s)))),
+                CelFunctionBinding.from("cidr_contains_ip_ip", NetAddresses.Prefix.class, NetAddresses.Ip.class,
+                        NetAddresses.Prefix::contains),
+                CelFunctionBinding.from("cidr_contains_cidr_string", NetAddresses.Prefix.class, String.class,
+                        (c, s) -> containsCidr(c, net(() -> NetAddresses.parseCidr(s)))),
+                CelFunctionBinding.from("cidr_contains_cidr", NetAddresses.Prefix.class, NetAddresses.Prefix.class,
+                        KubernetesCelLibrary::containsCidr),
+                CelFunctionBinding.from("cidr_prefix_length", NetAddresses.Prefix.class, c -> (long) c.bits()),
+                CelFunctionBinding.from("cidr_masked", NetAddresses.Prefix.class, NetAddresses.Prefix::masked),
+                CelFunctionBinding.from("ip_to_string", NetAddresses.Ip.class, NetAddresses.Ip::toString),
+                CelFunctionBinding.from("cidr_to_string", NetAddresses.Prefix.class, NetAddresses.Prefix::toString));
+    }
+
+    /** A prefix holds another when it is at least as long and lies within it (the documented examples). */
+    private static boolean containsCidr(NetAddresses.Prefix outer, NetAddresses.Prefix inner) {
+        return inner.bits() >= outer.bits() && outer.contains(inner.ip());
+    }
+
+    private interface NetParse<T> {
+        T get();
+    }
+
+    /** A parse error as the rule's evaluation error, with the library's message. */
+    private static <T> T net(NetParse<T> parse) throws CelEvaluationException {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new CelEvaluationException(e.getMessage());
+        }
     }
 
     /**
@@ -147,6 +254,7 @@ final class KubernetesCelLibrary {
     static List<CelFunctionBinding> bindings() {
         List<CelFunctionBinding> out = new ArrayList<>(listsAndRegexBindings());
         out.addAll(quantityBindings());
+        out.addAll(netBindings());
         return out;
     }
 

@@ -53,7 +53,27 @@ class CelLibrariesTest {
                     + "| {\"name\":\"x\"}",
             "isQuantity('10Mi') && !isQuantity('10 apples') && !isQuantity('1.2.3') | {\"name\":\"x\"}",
             "quantity('1Ki').add(24).asInteger() == 1048 && quantity('2').sub(quantity('500m'))"
-                    + ".asApproximateFloat() == 1.5 | {\"name\":\"x\"}"})
+                    + ".asApproximateFloat() == 1.5 | {\"name\":\"x\"}",
+            "ip(self.name).family() == 4 && ip('::1').family() == 6 && ip('::1').isLoopback() "
+                    + "| {\"name\":\"10.0.0.1\"}",
+            "ip('169.254.169.254').isLinkLocalUnicast() && ip('fe80::1').isLinkLocalUnicast() "
+                    + "&& !ip('fd80::1').isLinkLocalUnicast() | {\"name\":\"x\"}",
+            "ip('224.0.0.1').isLinkLocalMulticast() && ip('ff02::1').isLinkLocalMulticast() "
+                    + "&& !ip('224.0.1.1').isLinkLocalMulticast() | {\"name\":\"x\"}",
+            "ip('192.168.0.1').isGlobalUnicast() && !ip('255.255.255.255').isGlobalUnicast() "
+                    + "&& ip('0.0.0.0').isUnspecified() && ip('::').isUnspecified() | {\"name\":\"x\"}",
+            "isIP('2001:db8::1') && !isIP('01.2.3.4') && !isIP('::ffff:1.2.3.4') && !isIP('fe80::1%eth0') "
+                    + "&& !isIP('1.2.3') | {\"name\":\"x\"}",
+            "ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8:0:0:0:0:0:1') "
+                    + "&& string(ip('2001:0db8:0:0:1:0:0:1')) == '2001:db8::1:0:0:1' | {\"name\":\"x\"}",
+            "cidr('192.168.0.0/24').containsIP('192.168.0.1') && !cidr('192.168.0.0/24').containsIP(ip('192.168.1.1')) "
+                    + "| {\"name\":\"x\"}",
+            "cidr('192.168.0.0/16').containsCIDR('192.168.10.0/24') && !cidr('192.168.1.0/24')"
+                    + ".containsCIDR(cidr('192.168.2.0/24')) | {\"name\":\"x\"}",
+            "cidr('192.168.0.1/24').ip() == ip('192.168.0.1') && cidr('192.168.0.1/24').masked() == "
+                    + "cidr('192.168.0.0/24') && cidr('::1/128').prefixLength() == 128 | {\"name\":\"x\"}",
+            "isCIDR(self.name) && !isCIDR('10.0.0.0/33') && !isCIDR('10.0.0.0') "
+                    + "&& string(cidr('10.0.0.1/8')) == '10.0.0.1/8' | {\"name\":\"10.0.0.0/8\"}"})
     void rulesUsingTheBaseEnvironmentsLibrariesHold(String rule, String spec) {
         assertEquals(List.of(), run(rule, spec), rule);
     }
@@ -76,6 +96,19 @@ class CelLibrariesTest {
                 "a fraction is no integer");
     }
 
+    /** The ip and cidr libraries' own refusals: zones and IPv4-mapped IPv6 addresses, with their messages. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "ip(self.name).family() == 6 | fe80::1%eth0 | with zone value is not allowed",
+            "ip(self.name).family() == 6 | ::ffff:1.2.3.4 | IPv4-mapped IPv6 address",
+            "ip(self.name).family() == 4 | 1.2.3.04 | parse error during conversion from string",
+            "cidr(self.name).prefixLength() > 0 | 10.0.0.0/40 | network address parse error during conversion"})
+    void anAddressTheLibrariesRefuseIsAnEvaluationError(String rule, String value, String message) {
+        List<ApiError.Cause> causes = run(rule, "{\"name\":\"" + value + "\"}");
+        assertEquals(1, causes.size(), causes::toString);
+        assertTrue(causes.get(0).message().contains(message), causes::toString);
+    }
+
     @Test
     void anEmptyListHasNoMinimumAndTheRuleErrors() {
         List<ApiError.Cause> causes = run("self.ports.min() > 0", "{\"ports\":[]}");
@@ -95,7 +128,7 @@ class CelLibrariesTest {
     @CsvSource(delimiter = '|', value = {
             "quantity(self.name).mul(2).isGreaterThan(quantity('1'))",
             "isURL(self.name)",
-            "isCIDR(self.name)"})
+            "format.dns1123Label().validate(self.name).hasValue()"})
     void aRuleUsingALibraryTheTestkitLacksIsRefusedWhenItsCrdIsWritten(String rule) {
         List<ApiError.Cause> causes = run(rule, "{\"name\":\"1\"}");
         assertEquals(1, causes.size(), causes::toString);
