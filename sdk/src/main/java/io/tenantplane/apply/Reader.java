@@ -14,7 +14,7 @@ import java.util.Optional;
 /**
  * Reads objects of any kind from one API server as JSON, with the {@link ApiClient}'s own base path, TLS and
  * authentication. A list is read page by page; list items get their {@code apiVersion} and {@code kind} back (the
- * server leaves them out of items). A read the server refuses throws {@link ReadFailedException}: a pass or a
+ * server leaves them out of items); every object read comes without {@code metadata.managedFields}. A read the server refuses throws {@link ReadFailedException}: a pass or a
  * migration step cannot plan on a partial view. The reading side of {@link Applier}; thread-safe.
  */
 public final class Reader {
@@ -106,7 +106,17 @@ public final class Reader {
         return namespace == null ? "" : " in " + namespace;
     }
 
+    /**
+     * The object as the SDK keeps it: with its {@code apiVersion} and {@code kind}, and without
+     * {@code metadata.managedFields}, which nothing here reads (a write without them keeps the server's) and which
+     * is often the largest part of an object a real API server returns (as client-go's
+     * {@code TransformStripManagedFields} drops them from caches).
+     */
     private static JsonObject typed(JsonObject o, ResourceKind kind) {
+        JsonObject meta = Json.object(o, "metadata");
+        if (meta != null) {
+            meta.remove("managedFields");
+        }
         if (!o.has("apiVersion")) {
             o.addProperty("apiVersion", kind.apiVersion());
         }
