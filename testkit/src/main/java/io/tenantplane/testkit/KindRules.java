@@ -49,8 +49,7 @@ final class KindRules {
                 o.add("status", Json.object("phase", "Active"));
             }
             case "pods" -> {
-                podSpecDefaults(Json.child(o, "spec"));
-                serviceAccountAdmission(o);
+                // Defaults and admission (ServiceAccount, Priority) ran before, in Store.create.
                 validatePodSpec(Json.obj(o, "spec"), "spec", causes);
                 // podStrategy.PrepareForCreate: Pending, with the QoS class computed from the containers.
                 o.add("status", Json.object("phase", "Pending", "qosClass", qosClass(Json.obj(o, "spec"))));
@@ -301,24 +300,6 @@ final class KindRules {
             return n.movePointRight(3 * (decimal + 1));
         }
         return n;
-    }
-
-    /**
-     * The ServiceAccount admission plugin's defaulting (plugin/pkg/admission/serviceaccount/admission.go,
-     * {@code Admit}): a pod created without {@code spec.serviceAccountName} runs as {@code default}; mirror pods
-     * (annotation {@code kubernetes.io/config.mirror}) are left alone. A TokenRequest bound to the pod compares its
-     * ServiceAccount with this name, so a pod that names none is bound to {@code default}, as on a real server.
-     */
-    static void serviceAccountAdmission(JsonObject pod) {
-        JsonObject annotations = Json.obj(Json.meta(pod), "annotations");
-        if (annotations != null && annotations.has("kubernetes.io/config.mirror")) {
-            return;
-        }
-        JsonObject spec = Json.child(pod, "spec");
-        String name = Json.str(spec, "serviceAccountName");
-        if (name == null || name.isEmpty()) {
-            spec.addProperty("serviceAccountName", "default");
-        }
     }
 
     static void podSpecDefaults(JsonObject spec) {

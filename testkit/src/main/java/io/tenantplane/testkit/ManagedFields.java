@@ -294,17 +294,7 @@ final class ManagedFields {
                     c.removed.add(path);
                 }
             }
-            Set<String> keys = new TreeSet<>();
-            if (l != null) {
-                keys.addAll(l.getAsJsonObject().keySet());
-            }
-            if (r != null) {
-                keys.addAll(r.getAsJsonObject().keySet());
-            }
-            for (String k : keys) {
-                compare(at.field(k), append(path, "f:" + k), l == null ? null : l.getAsJsonObject().get(k),
-                        r == null ? null : r.getAsJsonObject().get(k), c);
-            }
+            compareFields(at, path, l, r, c);
             return;
         }
         Map<String, JsonElement> li = items(at, l);
@@ -316,30 +306,30 @@ final class ManagedFields {
             List<String> p = append(path, k);
             JsonElement a = li.get(k);
             JsonElement b = ri.get(k);
-            if (shape == Shape.SET || !(sampleOf(a, b).isJsonObject())) {
-                if (a == null) {
-                    c.added.add(p);
-                } else if (b == null) {
-                    c.removed.add(p);
-                }
-                continue;
-            }
+            // An item is owned itself, added or removed as a whole; a keyed item's fields are compared within it.
             if (a == null) {
                 c.added.add(p);
             } else if (b == null) {
                 c.removed.add(p);
             }
-            Set<String> fields = new TreeSet<>();
-            if (a != null) {
-                fields.addAll(a.getAsJsonObject().keySet());
+            if (shape == Shape.KEYED && sampleOf(a, b).isJsonObject()) {
+                compareFields(item, p, a, b, c);
             }
-            if (b != null) {
-                fields.addAll(b.getAsJsonObject().keySet());
-            }
-            for (String f : fields) {
-                compare(item.field(f), append(p, "f:" + f), a == null ? null : a.getAsJsonObject().get(f),
-                        b == null ? null : b.getAsJsonObject().get(f), c);
-            }
+        }
+    }
+
+    /** Compares the fields of two objects (either may be absent) at {@code path}, each under its own cursor. */
+    private static void compareFields(Cursor at, List<String> path, JsonElement l, JsonElement r, Comparison c) {
+        Set<String> keys = new TreeSet<>();
+        if (l != null) {
+            keys.addAll(l.getAsJsonObject().keySet());
+        }
+        if (r != null) {
+            keys.addAll(r.getAsJsonObject().keySet());
+        }
+        for (String k : keys) {
+            compare(at.field(k), append(path, "f:" + k), l == null ? null : l.getAsJsonObject().get(k),
+                    r == null ? null : r.getAsJsonObject().get(k), c);
         }
     }
 
@@ -611,7 +601,11 @@ final class ManagedFields {
 
     /** The {@code metadata.managedFields} of an object, read back into entries. */
     static List<Entry> read(JsonObject object) {
-        JsonArray list = Json.arr(Json.obj(object, "metadata"), "managedFields");
+        return read(Json.arr(Json.obj(object, "metadata"), "managedFields"));
+    }
+
+    /** A {@code managedFields} list (null: none) read back into entries. */
+    static List<Entry> read(JsonArray list) {
         List<Entry> out = new ArrayList<>();
         if (list == null) {
             return out;

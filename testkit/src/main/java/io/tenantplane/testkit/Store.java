@@ -231,6 +231,9 @@ final class Store {
             }
             m.addProperty("name", name);
             if (t.group().isEmpty() && t.plural().equals("pods")) {
+                // Defaulting happens as the body is decoded, before admission (a deprecated spec.serviceAccount
+                // fills serviceAccountName before the ServiceAccount plugin looks at it).
+                KindRules.podSpecDefaults(Json.child(o, "spec"));
                 admitPriority(t, o, name);
                 admitServiceAccount(t, o, name, ns);
             }
@@ -244,8 +247,7 @@ final class Store {
             }
             if (opts.writer() != null) {
                 // create.go: FieldManager.UpdateNoErrors(empty live object, the new object, manager).
-                List<ManagedFields.Entry> base = requestedManaged == null ? List.of()
-                        : ManagedFields.read(Json.object("metadata", Json.object("managedFields", requestedManaged)));
+                List<ManagedFields.Entry> base = ManagedFields.read(requestedManaged);
                 List<ManagedFields.Entry> managed = opts.applied() != null ? opts.applied()
                         : ManagedFields.update(t, new JsonObject(), o, base, opts.writer(), t.apiVersion(), now());
                 if (!managed.isEmpty()) {
@@ -555,7 +557,7 @@ final class Store {
             return;
         } else {
             List<ManagedFields.Entry> base = requested != null && !statusOnly
-                    ? ManagedFields.read(Json.object("metadata", Json.object("managedFields", requested)))
+                    ? ManagedFields.read(requested)
                     : List.of();
             boolean reset = requested != null && !statusOnly && requested.isEmpty();
             if (base.isEmpty() && !reset) {
