@@ -115,9 +115,11 @@ public final class MigrationPlanner {
     }
 
     /** One planning. */
+    /** The writes into the target namespace, and the Pods whose copies wait for an address. */
+    private record TargetSync(List<StepDecision> writes, List<String> waiting) {
+    }
+
     private final class Run {
-        /** Pods whose copy in the target waits for the tenant API's or DNS's address (found by syncTarget). */
-        private final List<String> copiesWaiting = new ArrayList<>();
         private final MigrationSnapshot s;
         private final TenantCluster tc;
         private final String tenant;
@@ -349,10 +351,11 @@ public final class MigrationPlanner {
                 batches.add(new Batch(finalize, List.of()));
             }
             if (target != Mode.PRIVATE) {
-                List<StepDecision> sync = syncTarget(w, agentNodes);
+                TargetSync target = syncTarget(w, agentNodes);
+                List<StepDecision> sync = target.writes();
                 w.applyAll(sync);
                 List<Wait> waits = new ArrayList<>();
-                waits.add(copiesReady(w, sync));
+                waits.add(copiesReady(w, sync, target.waiting()));
                 Wait owners = ownersAtStrength(w);
                 if (owners != null) {
                     waits.add(owners);
@@ -533,8 +536,12 @@ public final class MigrationPlanner {
                             msg, desired, observed));
         }
 
-        /** The sync planner's decisions for the target namespace (Skips left out: they say nothing about the move). */
-        private List<StepDecision> syncTarget(World w, Set<String> agentNodes) {
+        /**
+         * The sync planner's decisions for the target namespace, with the token Secrets of the copies before them
+         * (Skips left out: they say nothing about the move), and the Pods whose copy waits for the tenant API's or
+         * DNS's address.
+         */
+        private TargetSync syncTarget(World w, Set<String> agentNodes) {
             List<JsonObject> tenantObjects = new ArrayList<>();
             for (JsonObject o : w.tenantObjects()) {
                 if ("Pod".equals(Json.string(o, "kind")) && onNodes(o, agentNodes) && !terminal(o)) {
@@ -542,14 +549,15 @@ public final class MigrationPlanner {
                 }
                 tenantObjects.add(o);
             }
-            Snapshot snap = new Snapshot(tenant, tns, s.policy(), options(), tenantObjects, w.hostIn(tns));
+            List<JsonObject> targetHost = w.hostIn(tns);
+            Snapshot snap = new Snapshot(tenant, tns, s.policy(), options(), tenantObjects, targetHost);
             String old = tns.equals(cns) ? own : cns;
             List<StepDecision> out = new ArrayList<>();
+            List<String> waiting = new ArrayList<>();
             Plan plan = syncPlanner.plan(snap);
             // The copies mount their tenant token from a Secret in the target namespace, as a pass's Pods do: the
             // Secrets they lack come first (the runner mints their tokens when it writes them); refreshing them is
             // the passes' work once the tenant runs there, so no clock is needed here.
-            List<JsonObject> targetHost = w.hostIn(tns);
             List<Decision> tokens = TenantTokens.plan(tenant, tns, plan, tenantObjects, targetHost, targetHost,
                     Instant.EPOCH, false).issues().stream().map(TenantTokens.Issue::decision).toList();
             boolean tokensPlaced = false;
@@ -558,7 +566,7 @@ public final class MigrationPlanner {
                     if (d.kind().equals("Pod") && d.host() != null && (d.reason().equals(Reasons.TENANT_API_PENDING)
                             || d.reason().equals(Reasons.TENANT_DNS_PENDING))) {
                         // Its copy waits for an address; the old copy must not be collected before it runs.
-                        copiesWaiting.add("Pod " + d.host().namespace() + "/" + d.host().name() + " (" + d.reason()
+                        waiting.add("Pod " + d.host().namespace() + "/" + d.host().name() + " (" + d.reason()
                                 + ")");
                     }
                     continue;
@@ -580,7 +588,7 @@ public final class MigrationPlanner {
                 }
                 out.add(new StepDecision(StepDecision.Api.HOST, d));
             }
-            return out;
+            return new TargetSync(out, waiting);
         }
 
         private TransformOptions options() {
@@ -683,8 +691,8 @@ public final class MigrationPlanner {
             return new Wait("the k3s agents are Ready and registered as Nodes in the tenant API", pending);
         }
 
-        private Wait copiesReady(World w, List<StepDecision> sync) {
-            List<String> pending = new ArrayList<>(copiesWaiting);
+        private Wait copiesReady(World w, List<StepDecision> sync, List<String> waiting) {
+            List<String> pending = new ArrayList<>(waiting);
             for (StepDecision d : sync) {
                 Decision x = d.decision();
                 if (!"Pod".equals(x.kind()) || !(x.action() == Action.CREATE || x.action() == Action.UPDATE
