@@ -1,6 +1,5 @@
 package io.tenantplane;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
@@ -22,6 +21,7 @@ import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.FlowBack;
 import io.tenantplane.plan.HostMirrors;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
@@ -192,16 +192,35 @@ final class Converger {
         List<JsonObject> services = controlPlaneServices.get(ctx.key());
         if (full || services == null) {
             ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-            ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
-            List<JsonObject> read = new ArrayList<>();
-            hostReader.get(service, ctx.cluster().namespace(), n.apiService()).ifPresent(read::add);
-            if (!read.isEmpty()) {
-                hostReader.get(service, ctx.cluster().namespace(), n.dnsService()).ifPresent(read::add);
+            services = handedOn(ctx, n);
+            if (services == null) {
+                ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
+                List<JsonObject> read = new ArrayList<>();
+                hostReader.get(service, n.namespace(), n.apiService()).ifPresent(read::add);
+                if (!read.isEmpty()) {
+                    hostReader.get(service, n.namespace(), n.dnsService()).ifPresent(read::add);
+                }
+                services = List.copyOf(read);
             }
-            services = List.copyOf(read);
             controlPlaneServices.put(ctx.key(), services);
         }
         return Options.tenantApi(ctx.cluster(), services, false);
+    }
+
+    /**
+     * The tenant API and DNS Services as the context hands them on from the provisioning just before this pass, in
+     * the order the pass reads them; null when the context has not got the API Service of this placement.
+     */
+    private static List<JsonObject> handedOn(TenantContext ctx, ControlPlaneNames n) {
+        java.util.function.Function<String, JsonObject> named = name -> ctx.controlPlaneServices().stream()
+                .filter(o -> n.namespace().equals(Json.string(o, "metadata", "namespace"))
+                        && name.equals(Json.string(o, "metadata", "name"))).findFirst().orElse(null);
+        JsonObject api = named.apply(n.apiService());
+        if (api == null) {
+            return null;
+        }
+        JsonObject dns = named.apply(n.dnsService());
+        return dns == null ? List.of(api) : List.of(api, dns);
     }
 
     /**
@@ -831,39 +850,18 @@ final class Converger {
         }
 
         /**
-         * Gives a tenant Service the ClusterIP of its host copy, so that what the tenant's DNS answers is routable
-         * on the host: the ClusterIP never changes while a Service exists, so the tenant Service is deleted (uid and
-         * resourceVersion as preconditions) and created again with the host's IP, as vcluster's service syncer does.
-         * Headless and ExternalName Services have none to share. Returns the tenant Service as it is afterwards, or
-         * null when it is not known.
+         * Gives a tenant Service the ClusterIP of its host copy ({@link FlowBack#clusterIp}). Returns the tenant
+         * Service as it is afterwards, or null when it is not known.
          */
         private JsonObject shareClusterIp(JsonObject tenantService, JsonObject hostService,
                                           Observer.PassScope kindScope) {
-            String hostIp = Json.string(hostService, "spec", "clusterIP");
-            String own = Json.string(tenantService, "spec", "clusterIP");
-            if (hostIp == null || hostIp.isEmpty() || hostIp.equals("None") || own == null || own.equals("None")
-                    || hostIp.equals(own) || Json.string(tenantService, "metadata", "deletionTimestamp") != null) {
+            Optional<Decision> d = FlowBack.clusterIp(tenant, tenantService, hostService);
+            if (d.isEmpty()) {
                 return tenantService;
             }
-            JsonObject desired = tenantService.deepCopy();
-            JsonObject spec = Json.child(desired, "spec");
-            spec.addProperty("clusterIP", hostIp);
-            JsonElement hostIps = Json.object(hostService, "spec").get("clusterIPs");
-            spec.add("clusterIPs", hostIps != null && hostIps.isJsonArray() ? hostIps.deepCopy() : ipList(hostIp));
-            Decision d = new Decision(Action.UPDATE, "Service", source(tenantService), hostRef(hostService),
-                    Reasons.CLUSTER_IP_FROM_HOST, describe(tenantService) + " takes the ClusterIP " + hostIp
-                            + " of its host copy " + where(hostService) + " (it had " + own + ", which the host does "
-                            + "not route): the tenant Service is created again with it, a ClusterIP never changes "
-                            + "in place", desired, tenantService);
-            Outcome o = tenantApplier.recreate(d);
+            Outcome o = tenantApplier.recreate(d.get());
             report(o, kindScope);
             return o instanceof Outcome.Applied a ? a.result() : null;
-        }
-
-        private static com.google.gson.JsonArray ipList(String ip) {
-            com.google.gson.JsonArray a = new com.google.gson.JsonArray();
-            a.add(ip);
-            return a;
         }
 
         private boolean statusFlowsBack(String kind) {
@@ -875,33 +873,8 @@ final class Converger {
         }
 
         private void copyStatus(String kind, JsonObject tenantObject, JsonObject host, Observer.PassScope kindScope) {
-            JsonElement fromHost = host.get("status");
-            if (fromHost == null || !fromHost.isJsonObject()) {
-                return;
-            }
-            JsonObject hostStatus = fromHost.getAsJsonObject().deepCopy();
-            if (kind.equals("Pod")) {
-                // The tenant API computed the Pod's QoS class from the tenant's spec and, from Kubernetes 1.32, refuses
-                // a status write that changes it; the host's class (of the transformed spec) stays on the host.
-                JsonElement own = Json.object(tenantObject, "status") == null ? null
-                        : Json.object(tenantObject, "status").get("qosClass");
-                hostStatus.remove("qosClass");
-                if (own != null) {
-                    hostStatus.add("qosClass", own.deepCopy());
-                }
-            }
-            if (Objects.equals(hostStatus, tenantObject.get("status"))) {
-                return;
-            }
-            JsonObject desired = tenantObject.deepCopy();
-            desired.add("status", hostStatus);
-            String phase = Json.string(hostStatus, "phase");
-            Decision d = new Decision(Action.UPDATE, kind, source(tenantObject), hostRef(host),
-                    Reasons.STATUS_FROM_HOST,
-                    describe(tenantObject) + " takes the status of its host copy " + where(host)
-                            + (phase == null ? "" : " (phase " + phase + ")"),
-                    desired, tenantObject);
-            report(tenantApplier.applyStatus(d), kindScope);
+            FlowBack.status(tenant, kind, tenantObject, host)
+                    .ifPresent(d -> report(tenantApplier.applyStatus(d), kindScope));
         }
 
         /**
@@ -909,17 +882,12 @@ final class Converger {
          * tenant Pod as it is afterwards (null when it is gone).
          */
         private JsonObject bind(JsonObject tenantPod, JsonObject hostPod, Observer.PassScope kindScope) {
-            String node = Json.string(hostPod, "spec", "nodeName");
-            String bound = Json.string(tenantPod, "spec", "nodeName");
-            if (node == null || node.isEmpty() || (bound != null && !bound.isEmpty())) {
+            Optional<String> to = FlowBack.nodeToBind(tenantPod, hostPod);
+            if (to.isEmpty() || !mirrorNode(to.get(), kindScope)) {
                 return tenantPod;
             }
-            if (!mirrorNode(node, kindScope)) {
-                return tenantPod;
-            }
-            Decision d = new Decision(Action.UPDATE, "Pod", source(tenantPod), hostRef(hostPod), Reasons.BOUND_TO_NODE,
-                    describe(tenantPod) + " is bound to node " + node + ", where the host scheduled its copy "
-                            + where(hostPod), null, tenantPod);
+            String node = to.get();
+            Decision d = FlowBack.binding(tenant, tenantPod, hostPod, node);
             Outcome o = tenantApplier.bind(d, node);
             report(o, kindScope);
             if (!(o instanceof Outcome.Applied)) {
@@ -1077,26 +1045,6 @@ final class Converger {
                     Reasons.NODE_MIRRORED,
                     "tenant Node " + name + " takes the capacity and readiness of the host node", desired, node);
             report(tenantApplier.applyStatus(d), kindScope);
-        }
-
-        private Decision.SourceRef source(JsonObject tenantObject) {
-            return new Decision.SourceRef(tenant, Json.string(tenantObject, "metadata", "namespace"),
-                    Json.string(tenantObject, "metadata", "name"), Json.string(tenantObject, "metadata", "uid"));
-        }
-
-        private Decision.HostRef hostRef(JsonObject host) {
-            return new Decision.HostRef(Json.string(host, "metadata", "namespace"), Json.string(host, "metadata", "name"));
-        }
-
-        private String describe(JsonObject tenantObject) {
-            String ns = Json.string(tenantObject, "metadata", "namespace");
-            return Json.string(tenantObject, "kind") + " " + (ns == null ? "" : ns + "/")
-                    + Json.string(tenantObject, "metadata", "name") + " of tenant " + tenant;
-        }
-
-        private String where(JsonObject host) {
-            String ns = Json.string(host, "metadata", "namespace");
-            return (ns == null ? "" : ns + "/") + Json.string(host, "metadata", "name");
         }
     }
 }

@@ -37,11 +37,13 @@ import io.tenantplane.plan.TenantTokens;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * Provisioning and removal of a tenant on the host, and the TenantCluster's status. Decisions come from
@@ -283,6 +285,8 @@ final class Provisioner {
                     clock.instant())), outcomes);
         }
         List<JsonObject> hostPods = null;
+        // The rendered objects as this call leaves them on the host, for the readiness check and the pass after it.
+        Map<String, JsonObject> now = new HashMap<>();
         for (JsonObject rendering : rendered) {
             ResourceKind kind = resources.resolve(Json.string(rendering, "apiVersion"), Json.string(rendering, "kind"));
             String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
@@ -322,6 +326,15 @@ final class Provisioner {
                 o = replaceStatefulSet(o.decision());
             }
             report(key, o, outcomes);
+            JsonObject left = switch (o) {
+                case Outcome.Applied a -> a.result();
+                case Outcome.NotWritten n when n.decision().action() == Action.UNCHANGED -> n.decision().observed();
+                default -> null;
+            };
+            if (left != null) {
+                now.put(Json.string(rendering, "kind") + "/" + Json.string(rendering, "metadata", "namespace") + "/"
+                        + Json.string(rendering, "metadata", "name"), left);
+            }
             if (IsolationRenderer.COMPONENT.equals(Json.labels(desired).get(ControlPlaneRenderer.COMPONENT_LABEL))
                     || !ProvisionPlan.owned(desired, tc.tenant())) {
                 isolation.add(o);
@@ -331,7 +344,9 @@ final class Provisioner {
             retireJoinToken(key, place, rendered, outcomes);
             retireDns(key, place, rendered, outcomes);
         }
-        Condition controlPlane = controlPlaneReady(place, generation);
+        ControlPlaneNames names = ControlPlaneNames.of(place);
+        Condition controlPlane = controlPlaneReady(place, now.get("StatefulSet/" + names.namespace() + "/"
+                + names.statefulSet()), generation);
         Condition isolated = isolationApplied(isolation, generation);
         Condition degraded = degraded(outcomes, generation);
         boolean ready = controlPlane.isTrue() && isolated.isTrue() && !degraded.isTrue();
@@ -342,7 +357,6 @@ final class Provisioner {
                         notReadyMessage(controlPlane, isolated, degraded), generation);
         TenantCluster.Phase phase = degraded.isTrue() ? TenantCluster.Phase.DEGRADED
                 : ready ? TenantCluster.Phase.READY : TenantCluster.Phase.PROVISIONING;
-        ControlPlaneNames names = ControlPlaneNames.of(place);
         List<Condition> desired = new ArrayList<>(List.of(Conditions.accepted(List.of(), generation), controlPlane,
                 isolated, degraded));
         if (notStarted != null) {
@@ -374,15 +388,25 @@ final class Provisioner {
             return new TenantCluster.Status(phase, generation, merged, place.hostNamespace(), kubeconfig,
                     place.mode(), current == null ? null : current.migration());
         });
-        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration, context(w, r));
+        // Handed on only when this call knows every one it rendered (a failed write leaves the pass to read them).
+        List<String> serviceKeys = Stream.of(names.apiService(), names.dnsService())
+                .map(n -> "Service/" + names.namespace() + "/" + n).filter(k -> rendered.stream().anyMatch(o ->
+                        k.equals(Json.string(o, "kind") + "/" + Json.string(o, "metadata", "namespace") + "/"
+                                + Json.string(o, "metadata", "name")))).toList();
+        List<JsonObject> services = serviceKeys.stream().allMatch(now::containsKey)
+                ? serviceKeys.stream().map(now::get).toList() : List.of();
+        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration, context(w, r, services));
     }
 
-    /** The context a pass syncs from, made of the TenantCluster as its status write left it; null when gone. */
-    private static TenantContext context(StatusWrite w, Resolved r) {
+    /**
+     * The context a pass syncs from, made of the TenantCluster as its status write left it and the control plane's
+     * Services as this call left them; null when gone.
+     */
+    private static TenantContext context(StatusWrite w, Resolved r, List<JsonObject> services) {
         if (w.object() == null || !(TenantCluster.fromJson(w.object()) instanceof Parsed.Ok<TenantCluster> ok)) {
             return null;
         }
-        return new TenantContext(Placement.of(ok.value()).cluster(), r.policy(), r.profile());
+        return new TenantContext(Placement.of(ok.value()).cluster(), r.policy(), r.profile(), services);
     }
 
     /**
@@ -475,9 +499,13 @@ final class Provisioner {
         return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration);
     }
 
-    private Condition controlPlaneReady(TenantCluster tc, Long generation) {
+    /**
+     * The {@code ControlPlaneReady} condition, judged from the StatefulSet as this call left it ({@code known}), or as
+     * read when the call does not know it (its write failed).
+     */
+    private Condition controlPlaneReady(TenantCluster tc, JsonObject known, Long generation) {
         String name = ControlPlaneNames.of(tc).statefulSet();
-        Optional<JsonObject> sts = reader.get(STATEFUL_SETS, tc.namespace(), name);
+        Optional<JsonObject> sts = known != null ? Optional.of(known) : reader.get(STATEFUL_SETS, tc.namespace(), name);
         if (sts.isEmpty()) {
             return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "NotCreated",
                     "StatefulSet " + name + " does not exist.", generation);

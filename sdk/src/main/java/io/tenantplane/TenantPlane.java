@@ -482,8 +482,7 @@ public final class TenantPlane {
     }
 
     private static TenantContext inPlace(TenantContext context, Placement.InPlace p) {
-        return p.cluster() == context.cluster() ? context
-                : new TenantContext(p.cluster(), context.policy(), context.profile());
+        return context.withCluster(p.cluster());
     }
 
     private static ConvergenceReport moving(TenantContext context, Placement.Moving m) {

@@ -113,10 +113,7 @@ public final class Reader {
      * {@code TransformStripManagedFields} drops them from caches).
      */
     private static JsonObject typed(JsonObject o, ResourceKind kind) {
-        JsonObject meta = Json.object(o, "metadata");
-        if (meta != null) {
-            meta.remove("managedFields");
-        }
+        Rest.withoutManagedFields(o);
         if (!o.has("apiVersion")) {
             o.addProperty("apiVersion", kind.apiVersion());
         }

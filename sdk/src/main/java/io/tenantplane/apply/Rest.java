@@ -88,10 +88,23 @@ final class Rest {
         }
         try {
             JsonElement e = JsonParser.parseString(text);
-            return e.isJsonObject() ? e.getAsJsonObject() : null;
+            return e.isJsonObject() ? withoutManagedFields(e.getAsJsonObject()) : null;
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * {@code o} without {@code metadata.managedFields}: nothing in the SDK reads them, a write without them keeps the
+     * server's, and they are often the largest part of an object a real API server returns (client-go's
+     * {@code TransformStripManagedFields} drops them from caches for the same reason). An object the SDK keeps, such
+     * as the Event an {@code EventObserver} counts on, would otherwise hold the server's field bookkeeping too.
+     */
+    static JsonObject withoutManagedFields(JsonObject o) {
+        if (o.get("metadata") instanceof JsonObject meta) {
+            meta.remove("managedFields");
+        }
+        return o;
     }
 
     /**

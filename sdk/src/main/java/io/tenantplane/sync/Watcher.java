@@ -8,7 +8,6 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.json.Json;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -241,9 +240,11 @@ final class Watcher implements AutoCloseable {
             if (!r.isSuccessful() || r.body() == null) {
                 throw new IOException("watch of " + description + " answered " + r.code());
             }
-            BufferedReader reader = new BufferedReader(r.body().charStream());
+            // Lines straight from the connection's own buffer: a BufferedReader over charStream() would hold a 16 KiB
+            // char buffer and an 8 KiB byte buffer for as long as the watch is open, most of an idle tenant's heap.
+            okio.BufferedSource source = r.body().source();
             String line;
-            while (!closed && (line = reader.readLine()) != null) {
+            while (!closed && (line = source.readUtf8Line()) != null) {
                 if (!line.isBlank()) {
                     event(JsonParser.parseString(line).getAsJsonObject());
                 }

@@ -2,6 +2,7 @@ package io.tenantplane.apply;
 
 import io.tenantplane.observe.Outcome;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,6 +67,22 @@ class ApplierTest {
     private JsonObject created(String name, String value) {
         Outcome o = applier.apply(decision(Action.CREATE, name, configMap(name, value), null), Applier.Replanner.NONE);
         return assertInstanceOf(Outcome.Applied.class, o, o::toString).result();
+    }
+
+    @Test
+    void theObjectAWriteReturnsComesWithoutTheServersFieldBookkeeping() throws Exception {
+        JsonObject first = created("a", "1");
+        Outcome o = applier.apply(decision(Action.UPDATE, "a", configMap("a", "2"), first), Applier.Replanner.NONE);
+
+        JsonObject updated = assertInstanceOf(Outcome.Applied.class, o, o::toString).result();
+        assertFalse(first.getAsJsonObject("metadata").has("managedFields"), first.toString());
+        assertFalse(updated.getAsJsonObject("metadata").has("managedFields"), updated.toString());
+        assertEquals("2", Json.string(updated, "data", "v"));
+        JsonObject stored = JsonParser.parseString(java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url()
+                        + "/api/v1/namespaces/default/configmaps/a")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body()).getAsJsonObject();
+        assertTrue(stored.getAsJsonObject("metadata").has("managedFields"), "the server keeps its own: " + stored);
     }
 
     @Test

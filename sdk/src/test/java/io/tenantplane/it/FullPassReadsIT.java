@@ -9,6 +9,7 @@ import io.tenantplane.ProvisionReport;
 import io.tenantplane.TenantPlane;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.testkit.KubeApiServer;
+import io.tenantplane.testkit.RequestLog;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,11 +18,23 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The requests of one full pass over a converged tenant, as the Syncer runs it ({@code ensure}, then {@code converge}
- * from the context ensure read): the TenantCluster, its SyncPolicy and its IsolationProfile are each read once, and
- * nothing is written.
+ * from the context ensure read): the TenantCluster, its SyncPolicy and its IsolationProfile are each read once, no
+ * other object or list is read twice on either side, and nothing is written.
  */
 @Tag(Live.HOOKS)
 class FullPassReadsIT {
+
+    /** The reads (gets and lists, by URL with its query) that the server answered more than once. */
+    private static Map<String, Long> repeated(KubeApiServer server) {
+        Map<String, Long> n = new TreeMap<>();
+        for (RequestLog.Entry e : server.requests().entries()) {
+            if (!e.isWrite() && !e.resource().isEmpty()) {
+                n.merge(e.verb() + " " + e.path(), 1L, Long::sum);
+            }
+        }
+        n.values().removeIf(c -> c < 2);
+        return n;
+    }
 
     @Test
     void aConvergedTenantsFullPassReadsItsResourcesOnceAndWritesNothing() {
@@ -54,6 +67,8 @@ class FullPassReadsIT {
             assertEquals(Map.of("isolationprofiles.tenantplane.io", 1L, "syncpolicies.tenantplane.io", 1L,
                     "tenantclusters.tenantplane.io", 1L), reads, "each read once; all requests: "
                     + host.requests().entries());
+            assertEquals(Map.of(), repeated(host), "no host object or list is read twice in one pass");
+            assertEquals(Map.of(), repeated(live.tenantServer("dev")), "no tenant object or list is read twice");
             assertEquals(0, host.requests().writes(), () -> "nothing written: " + host.requests().entries());
             assertEquals(0, live.tenantServer("dev").requests().writes());
         }
