@@ -722,9 +722,9 @@ final class Converger {
             String asked = Json.string(desired, "spec", "clusterIP");
             Json.object(desired, "spec").remove("clusterIP");
             Json.object(desired, "spec").remove("clusterIPs");
-            return new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message()
-                    + "; the host refused the tenant's ClusterIP " + asked + " (" + f.message() + "), so it allocates "
-                    + "one and the tenant Service takes it", desired, d.observed());
+            return d.withMessage(d.message() + "; the host refused the tenant's ClusterIP " + asked + " ("
+                    + f.message() + "), so it allocates one and the tenant Service takes it")
+                    .withObjects(desired, d.observed());
         }
 
         private Decision replan(Snapshot snapshot, Decision stale, JsonObject current) {
@@ -940,7 +940,7 @@ final class Converger {
                 for (JsonObject mirror : mirrors) {
                     String name = Json.string(mirror, "metadata", "name");
                     if (unused(mirror, used)) {
-                        Decision d = new Decision(Action.DELETE, "Node", null, new Decision.HostRef(null, name),
+                        Decision d = Decision.delete("Node", null, new Decision.HostRef(null, name),
                                 Reasons.NODE_MIRROR_UNUSED, "tenant Node " + name + " of tenant " + tenant
                                         + " mirrors a host node, but no tenant Pod is bound to it any more; the mirror"
                                         + " is deleted", null, mirror);
@@ -967,8 +967,7 @@ final class Converger {
                             Json.string(stale.observed(), "metadata", "uid"))) {
                 return null;
             }
-            return new Decision(stale.action(), stale.kind(), stale.source(), stale.host(), stale.reason(),
-                    stale.message(), null, current);
+            return stale.withObjects(null, current);
         }
 
         private List<JsonObject> listTenantPods() {
@@ -1010,9 +1009,9 @@ final class Converger {
             boolean ok = true;
             Decision.HostRef ref = new Decision.HostRef(null, name);
             if (current.isEmpty()) {
-                Decision d = new Decision(Action.CREATE, "Node", null, ref, Reasons.NODE_MIRRORED,
+                Decision d = Decision.create("Node", null, ref, Reasons.NODE_MIRRORED,
                         "tenant " + tenant + " gets Node " + name + ", mirroring the host node its pods run on",
-                        desired, null);
+                        desired);
                 Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
                 report(o, kindScope);
                 ok = o instanceof Outcome.Applied;
@@ -1024,7 +1023,7 @@ final class Converger {
                 if (NodeMirror.labelsDiffer(desired, node)) {
                     JsonObject update = node.deepCopy();
                     Json.child(update, "metadata").add("labels", Json.object(desired, "metadata", "labels").deepCopy());
-                    Decision d = new Decision(Action.UPDATE, "Node", null, ref, Reasons.NODE_MIRRORED,
+                    Decision d = Decision.update("Node", null, ref, Reasons.NODE_MIRRORED,
                             "tenant Node " + name + " takes the labels of the host node", update, node);
                     Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
                     report(o, kindScope);
@@ -1041,7 +1040,7 @@ final class Converger {
         }
 
         private void writeNodeStatus(String name, JsonObject desired, JsonObject node, Observer.PassScope kindScope) {
-            Decision d = new Decision(Action.UPDATE, "Node", null, new Decision.HostRef(null, name),
+            Decision d = Decision.update("Node", null, new Decision.HostRef(null, name),
                     Reasons.NODE_MIRRORED,
                     "tenant Node " + name + " takes the capacity and readiness of the host node", desired, node);
             report(tenantApplier.applyStatus(d), kindScope);

@@ -36,11 +36,11 @@ final class KubeletClients {
         ControlPlaneNames n = ControlPlaneNames.of(place);
         Optional<KubeletCa> authority = endpoint.ca();
         if (authority.isEmpty()) {
-            return new Decision(Action.SKIP, "Secret", new Decision.SourceRef(place.tenant(), null, key.name(), uid),
+            return Decision.skip("Secret", new Decision.SourceRef(place.tenant(), null, key.name(), uid),
                     new Decision.HostRef(n.namespace(), n.kubeletClientSecret()), Reasons.KUBELET_CA_UNAVAILABLE,
                             "tenant "
                             + place.tenant() + "'s kubelet client certificate waits for the kubelet CA, which is not "
-                            + "loaded yet; the next pass issues it", null, observed);
+                            + "loaded yet; the next pass issues it", observed);
         }
         KubeletCa ca = authority.get();
         String tenant = place.tenant();
@@ -48,15 +48,15 @@ final class KubeletClients {
         Decision.HostRef host = new Decision.HostRef(n.namespace(), n.kubeletClientSecret());
         String what = "Secret " + n.namespace() + "/" + n.kubeletClientSecret();
         if (observed != null && !ProvisionPlan.owned(observed, tenant)) {
-            return new Decision(Action.CONFLICT, "Secret", source, host, Reasons.FOREIGN_OBJECT, what
+            return Decision.conflict("Secret", source, host, Reasons.FOREIGN_OBJECT, what
                     + " would hold tenant " + tenant + "'s kubelet client credential, but the host already has an "
                     + "object of that name that tenantplane does not manage for it; it is left alone, and the tenant "
-                    + "API cannot call tenantplane's kubelet endpoint (kubectl logs fails in the tenant)", null,
+                    + "API cannot call tenantplane's kubelet endpoint (kubectl logs fails in the tenant)",
                     observed);
         }
         String stale = observed == null ? null : staleness(observed, key, uid, ca, now);
         if (observed != null && stale == null) {
-            return new Decision(Action.UNCHANGED, "Secret", source, host, Reasons.KUBELET_CLIENT_CURRENT,
+            return Decision.unchanged("Secret", source, host, Reasons.KUBELET_CLIENT_CURRENT,
                     what + " holds a current kubelet "
                     + "client certificate of tenant " + tenant, null, observed);
         }
@@ -86,15 +86,15 @@ final class KubeletClients {
         secret.addProperty("type", "kubernetes.io/tls");
         secret.add("data", data);
         if (observed == null) {
-            return new Decision(Action.CREATE, "Secret", source, host, Reasons.KUBELET_CLIENT_ISSUED,
+            return Decision.create("Secret", source, host, Reasons.KUBELET_CLIENT_ISSUED,
                     what + ": tenantplane issues tenant "
                     + tenant + "'s kubelet client certificate, so that its API server can call the kubelet endpoint",
-                    secret, null);
+                    secret);
         }
         JsonObject body = secret.deepCopy();
         Json.child(body, "metadata").addProperty("resourceVersion", Json.string(observed, "metadata",
                 "resourceVersion"));
-        return new Decision(Action.UPDATE, "Secret", source, host, Reasons.KUBELET_CLIENT_RENEWED,
+        return Decision.update("Secret", source, host, Reasons.KUBELET_CLIENT_RENEWED,
                 what + ": tenant " + tenant + "'s kubelet "
                 + "client certificate is issued again: " + stale, body, observed);
     }

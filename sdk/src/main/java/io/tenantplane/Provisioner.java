@@ -200,9 +200,9 @@ final class Provisioner {
             JsonObject desired = given.toJson();
             desired.remove("status");
             Json.child(desired, "metadata").remove("resourceVersion");
-            Decision create = new Decision(Action.CREATE, TenantCluster.KIND, null,
+            Decision create = Decision.create(TenantCluster.KIND, null,
                     new Decision.HostRef(key.namespace(), key.name()), Reasons.NOT_ON_HOST,
-                    "TenantCluster " + key + " does not exist; it is created", desired, null);
+                    "TenantCluster " + key + " does not exist; it is created", desired);
             Outcome o = applier.apply(create, Applier.Replanner.NONE);
             report(key, o, outcomes);
             if (!(o instanceof Outcome.Applied a)) {
@@ -307,19 +307,18 @@ final class Provisioner {
             JsonObject body = desired;
             Decision d = ProvisionPlan.decide(tc.tenant(), id, body, observed);
             if (kept != null && d.action() == Action.CREATE) {
-                d = new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message() + " again with "
-                        + "the ClusterIP " + kept + " its running Pods use (" + address.usedAs() + "), which they "
-                        + "cannot change", body, null);
+                d = d.withMessage(d.message() + " again with the ClusterIP " + kept + " its running Pods use ("
+                        + address.usedAs() + "), which they cannot change").withObjects(body, null);
             }
             Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, body, current));
             if (kept != null && o instanceof Outcome.Failed f && Converger.refusedClusterIp(f)) {
                 // The address was taken, or is outside the host's range: the Service gets a new one; Pods made
                 // before keep the old address until they are replaced.
                 Decision fresh = ProvisionPlan.decide(tc.tenant(), id, rendering, null);
-                o = applier.apply(new Decision(fresh.action(), fresh.kind(), fresh.source(), fresh.host(),
-                        fresh.reason(), fresh.message() + "; the host refused the ClusterIP " + kept + " its running "
-                        + "Pods use (" + f.message() + "), so it allocates one: those Pods reach it again when they "
-                        + "are replaced", rendering, null), (stale, current) -> ProvisionPlan.decide(tc.tenant(), id,
+                o = applier.apply(fresh.withMessage(fresh.message() + "; the host refused the ClusterIP " + kept
+                        + " its running Pods use (" + f.message() + "), so it allocates one: those Pods reach it again "
+                        + "when they are replaced").withObjects(rendering, null),
+                        (stale, current) -> ProvisionPlan.decide(tc.tenant(), id,
                         rendering, current));
             }
             if (immutableStatefulSetSpec(o)) {
@@ -451,9 +450,9 @@ final class Provisioner {
         if (found.isEmpty()) {
             return;
         }
-        Decision d = new Decision(Action.DELETE, kind.kind(), null, new Decision.HostRef(tc.namespace(), name), reason,
+        Decision d = Decision.delete(kind.kind(), null, new Decision.HostRef(tc.namespace(), name), reason,
                 kind.kind() + " " + tc.namespace() + "/" + name + " " + why + ", so it is deleted", null, found.get());
-        Outcome o = applier.apply(d, (stale, current) -> current == null ? null : new Decision(Action.DELETE,
+        Outcome o = applier.apply(d, (stale, current) -> current == null ? null : Decision.delete(
                 stale.kind(), null, stale.host(), stale.reason(), stale.message(), null, current));
         report(key, o, outcomes);
     }
@@ -726,7 +725,7 @@ final class Provisioner {
         String kind = Json.string(o, "kind");
         String ns = Json.string(o, "metadata", "namespace");
         String name = Json.string(o, "metadata", "name");
-        return new Decision(Action.DELETE, kind, null, new Decision.HostRef(ns, name), Reasons.TENANT_DELETED,
+        return Decision.delete(kind, null, new Decision.HostRef(ns, name), Reasons.TENANT_DELETED,
                 kind + " " + (ns == null ? "" : ns + "/") + name + " (" + what + ") is deleted with tenant " + tenant,
                 null, o);
     }
@@ -754,7 +753,7 @@ final class Provisioner {
         }
         meta.add("finalizers", finalizers);
         String key = Json.string(tcJson, "metadata", "namespace") + "/" + Json.string(tcJson, "metadata", "name");
-        return new Decision(Action.UPDATE, TenantCluster.KIND, null,
+        return Decision.update(TenantCluster.KIND, null,
                 new Decision.HostRef(Json.string(tcJson, "metadata", "namespace"),
                         Json.string(tcJson, "metadata", "name")),
                 add ? Reasons.FINALIZER_ADDED : Reasons.FINALIZER_REMOVED,
@@ -847,7 +846,7 @@ final class Provisioner {
         JsonObject orphan = new JsonObject();
         orphan.addProperty("propagationPolicy", "Orphan");
         String where = refused.host() == null ? "" : refused.host().namespace() + "/" + refused.host().name();
-        Decision d = new Decision(Action.DELETE, "StatefulSet", refused.source(), refused.host(),
+        Decision d = Decision.delete("StatefulSet", refused.source(), refused.host(),
                 Reasons.STATEFULSET_REPLACED, "StatefulSet " + where + " differs from the rendered one in a field a "
                         + "StatefulSet cannot change (e.g. its volumeClaimTemplates, made by an earlier version); it is "
                         + "deleted orphaning its pods, which keep running, and created again by the next pass",

@@ -82,6 +82,20 @@ class ArchitectureTest {
                 .check(SDK);
     }
 
+    @Test
+    void planningPackagesMakeDecisionsThroughTheFactoriesThatCheckThem() {
+        noClasses().that().resideInAnyPackage(ROOT + ".plan", ROOT + ".naming", ROOT + ".transform",
+                        ROOT + ".explain", ROOT + ".isolation", ROOT + ".controlplane")
+                .and().doNotHaveFullyQualifiedName(io.tenantplane.plan.Decision.class.getName())
+                .should().callConstructor(io.tenantplane.plan.Decision.class, io.tenantplane.plan.Action.class,
+                        String.class, io.tenantplane.plan.Decision.SourceRef.class,
+                        io.tenantplane.plan.Decision.HostRef.class, String.class, String.class,
+                        com.google.gson.JsonObject.class, com.google.gson.JsonObject.class)
+                .because("Decision.create, update, unchanged, delete, skip, conflict, error and binding refuse a "
+                        + "decision without the objects its action needs")
+                .check(SDK);
+    }
+
     /** docs/sdk.md's layer sentence: packages separated by arrows, each arrow pointing to the layer above. */
     private static Map<String, Integer> layers() throws IOException {
         String docs = Files.readString(DOC);

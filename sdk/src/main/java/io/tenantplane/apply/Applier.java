@@ -230,10 +230,10 @@ public final class Applier {
                 desired.add("status", status);
             }
             if (Objects.equals(was, desired.get("status"))) {
-                return new Outcome.NotWritten(new Decision(Action.UNCHANGED, kind.kind(), null, ref, Reasons.IN_SYNC,
+                return new Outcome.NotWritten(Decision.unchanged(kind.kind(), null, ref, Reasons.IN_SYNC,
                         message + " is current", desired, observed));
             }
-            Decision d = new Decision(Action.UPDATE, kind.kind(), null, ref, reason, message, desired, observed);
+            Decision d = Decision.update(kind.kind(), null, ref, reason, message, desired, observed);
             JsonObject body = withType(desired.deepCopy(), kind);
             Rest.Reply reply = rest.call("PUT", path + "/status", query(), body);
             if (reply.ok()) {

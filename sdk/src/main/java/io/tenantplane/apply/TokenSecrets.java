@@ -66,8 +66,7 @@ public final class TokenSecrets {
         JsonObject annotations = Json.child(desired, "metadata", "annotations");
         annotations.addProperty(TenantTokens.REFRESH_AT, String.valueOf(refresh));
         annotations.addProperty(ReverseMapping.REASON, d.reason());
-        return new Ready(new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message(), desired,
-                d.observed()));
+        return new Ready(d.withObjects(desired, d.observed()));
     }
 
     private static String base64(String s) {

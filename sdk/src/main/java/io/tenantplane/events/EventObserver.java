@@ -551,16 +551,16 @@ public final class EventObserver implements Observer, AutoCloseable {
     }
 
     private static Decision create(JsonObject event) {
-        return new Decision(Action.CREATE, "Event", null,
+        return Decision.create("Event", null,
                 new Decision.HostRef(Json.string(event, "metadata", "namespace"),
                         Json.string(event, "metadata", "name")),
-                Reasons.EVENT_RECORDED, "record a decision as an Event", event, null);
+                Reasons.EVENT_RECORDED, "record a decision as an Event", event);
     }
 
     private static Decision update(JsonObject current, long count, Instant lastObserved) {
         JsonObject next = current.deepCopy();
         next.add("series", series(count, lastObserved));
-        return new Decision(Action.UPDATE, "Event", null,
+        return Decision.update("Event", null,
                 new Decision.HostRef(Json.string(current, "metadata", "namespace"),
                         Json.string(current, "metadata", "name")),
                 Reasons.EVENT_REPEATED, "count a repeated decision in the Event's series", next, current);

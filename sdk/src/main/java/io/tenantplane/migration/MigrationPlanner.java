@@ -153,14 +153,14 @@ public final class MigrationPlanner {
             } else {
                 state = new MigrationState(recorded.to(), target, Step.PREPARE_TARGET, null);
                 boolean back = recorded.from() == target;
-                reversal = new Decision(Action.SKIP, TenantCluster.KIND, null, new Decision.HostRef(cns, tenant),
+                reversal = Decision.skip(TenantCluster.KIND, null, new Decision.HostRef(cns, tenant),
                         back ? Reasons.MIGRATION_REVERSED : Reasons.MIGRATION_REDIRECTED,
                         "spec.mode changed to " + target.value() + " while tenant " + tenant + " was moving "
                                 + recorded.from().value() + " -> " + recorded.to().value() + " at step "
                                 + recorded.step().display() + "; " + (back ? "turning back" : "changing course")
                                 + " from there: what the " + recorded.to().value() + " place already holds is "
                                 + "collected and the workloads end up in " + target.value() + " mode in " + tns
-                                + ", without redoing what is already in place", null, null);
+                                + ", without redoing what is already in place", null);
             }
             Rejection rejection = reject(state);
             if (rejection != null) {
@@ -399,7 +399,7 @@ public final class MigrationPlanner {
                                 + Json.string(pod, "metadata", "namespace") + "/" + name(pod) + ": stops with the "
                                 + "tenant Pod's grace period (" + options.get("gracePeriodSeconds") + " s); the tenant "
                                 + "Pod is finalized once it is gone");
-                        evictions.add(new StepDecision(d.api(), new Decision(Action.DELETE, "Pod",
+                        evictions.add(new StepDecision(d.api(), Decision.delete("Pod",
                                 d.decision().source(), d.decision().host(), d.decision().reason(),
                                 d.decision().message(), options, copy)));
                     }
@@ -474,10 +474,10 @@ public final class MigrationPlanner {
                                 "tenant " + tenant + "'s own namespace is empty of "
                                 + "its workloads and boundary; deleting it removes what is left"));
                     } else {
-                        ds.add(new StepDecision(StepDecision.Api.HOST, new Decision(Action.SKIP, "Namespace", null,
+                        ds.add(new StepDecision(StepDecision.Api.HOST, Decision.skip("Namespace", null,
                                 new Decision.HostRef(null, own), Reasons.NAMESPACE_KEPT, "namespace " + own + " holds "
                                 + "objects tenantplane does not own (" + String.join(", ", foreign) + "); it is "
-                                + "kept: delete them, or the namespace, yourself", null, ns)));
+                                + "kept: delete them, or the namespace, yourself", ns)));
                     }
                 }
             } else if (target == Mode.PRIVATE) {
@@ -520,7 +520,7 @@ public final class MigrationPlanner {
                     + " is updated in place: its volume claim template and the datastore claims (data-"
                     + n.statefulSet() + "-N) are kept, the tenant API restarts once and keeps every object";
             if (same) {
-                return new StepDecision(StepDecision.Api.HOST, new Decision(Action.UNCHANGED, "StatefulSet", null,
+                return new StepDecision(StepDecision.Api.HOST, Decision.unchanged("StatefulSet", null,
                         new Decision.HostRef(cns, n.statefulSet()), Reasons.ALREADY_IN_PLACE,
                                 "k3s server flags already fit "
                         + target.value() + " mode; StatefulSet " + n.statefulSet() + " is left as it is", observed,
@@ -531,7 +531,7 @@ public final class MigrationPlanner {
             Json.child(desired, "spec").add("template", wantTemplate.deepCopy());
             JsonObject ann = Json.child(desired, "metadata", "annotations");
             ann.addProperty(ReverseMapping.REASON, Json.annotations(rendered).getOrDefault(ReverseMapping.REASON, ""));
-            return new StepDecision(StepDecision.Api.HOST, new Decision(Action.UPDATE, "StatefulSet", null,
+            return new StepDecision(StepDecision.Api.HOST, Decision.update("StatefulSet", null,
                     new Decision.HostRef(cns, n.statefulSet()), Reasons.CONTROL_PLANE_RECONFIGURED,
                             msg, desired, observed));
         }
@@ -960,8 +960,9 @@ public final class MigrationPlanner {
             // the rendered object it holds, and an object tenantplane only labels (the shared namespace) gets labels.
             Decision p = ProvisionPlan.decide(tenant, cns + "/" + tenant, desired, observed);
             Decision d = switch (p.action()) {
-                case CREATE, UPDATE -> new Decision(p.action(), kind, null, ref, reason, message, p.desired(), observed);
-                case UNCHANGED -> new Decision(Action.UNCHANGED, kind, null, ref, Reasons.ALREADY_IN_PLACE, message,
+                case CREATE -> Decision.create(kind, null, ref, reason, message, p.desired());
+                case UPDATE -> Decision.update(kind, null, ref, reason, message, p.desired(), observed);
+                case UNCHANGED -> Decision.unchanged(kind, null, ref, Reasons.ALREADY_IN_PLACE, message,
                         p.desired() != null ? p.desired() : desired, observed);
                 default -> p;
             };
@@ -973,15 +974,20 @@ public final class MigrationPlanner {
             if (ReverseMapping.inspect(o) instanceof Ownership.Managed m) {
                 src = new Decision.SourceRef(tenant, m.source().virtualNamespace(), m.source().name(), m.source().uid());
             }
-            return new StepDecision(StepDecision.Api.HOST, new Decision(Action.DELETE, Json.string(o, "kind"), src,
+            return new StepDecision(StepDecision.Api.HOST, Decision.delete(Json.string(o, "kind"), src,
                     new Decision.HostRef(Json.string(o, "metadata", "namespace"), name(o)), reason, message, null, o));
         }
 
         private StepDecision tenantWrite(Action action, JsonObject o, JsonObject desired, String reason, String message) {
             String ns = Json.string(o, "metadata", "namespace");
             Decision.SourceRef src = new Decision.SourceRef(tenant, ns, name(o), Json.string(o, "metadata", "uid"));
-            return new StepDecision(StepDecision.Api.TENANT, new Decision(action, Json.string(o, "kind"), src,
-                    new Decision.HostRef(ns, name(o)), reason, message, desired, o));
+            Decision.HostRef ref = new Decision.HostRef(ns, name(o));
+            String kind = Json.string(o, "kind");
+            return new StepDecision(StepDecision.Api.TENANT, switch (action) {
+                case UPDATE -> Decision.update(kind, src, ref, reason, message, desired, o);
+                case DELETE -> Decision.delete(kind, src, ref, reason, message, desired, o);
+                default -> throw new IllegalArgumentException("a tenant write is an Update or a Delete, not " + action);
+            });
         }
 
         private List<JsonObject> inPlaces(World w) {

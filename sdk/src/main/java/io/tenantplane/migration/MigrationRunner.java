@@ -242,8 +242,7 @@ public final class MigrationRunner {
                 JsonObject desired = new JsonObject();
                 desired.add("status", status);
                 Decision x = d.decision();
-                yield hostApplier.applyStatus(new Decision(x.action(), x.kind(), x.source(), x.host(), x.reason(),
-                        x.message(), desired, fresh.json));
+                yield hostApplier.applyStatus(x.withObjects(desired, fresh.json));
             }
         };
     }

@@ -71,7 +71,7 @@ public final class DecisionRing implements Observer {
     static Outcome withoutObjects(Outcome o) {
         Decision d = o.decision();
         Decision slim = d.desired() == null && d.observed() == null ? d
-                : new Decision(d.action(), d.kind(), d.source(), d.host(), d.reason(), d.message(), null, null);
+                : d.withObjects(null, null);
         return switch (o) {
             case Outcome.Applied a -> new Outcome.Applied(slim, null, a.attempts());
             case Outcome.NotWritten n -> slim == d ? n : new Outcome.NotWritten(slim);

@@ -39,7 +39,7 @@ public final class FlowBack {
         JsonArray ips = new JsonArray();
         ips.add(hostIp);
         spec.add("clusterIPs", hostIps != null && hostIps.isJsonArray() ? hostIps.deepCopy() : ips);
-        return Optional.of(new Decision(Action.UPDATE, "Service", source(tenant, tenantService), host(hostService),
+        return Optional.of(Decision.update("Service", source(tenant, tenantService), host(hostService),
                 Reasons.CLUSTER_IP_FROM_HOST, describe(tenant, tenantService) + " takes the ClusterIP " + hostIp
                 + " of its host copy " + where(hostService) + " (it had " + own + ", which the host does not route): "
                 + "the tenant Service is created again with it, a ClusterIP never changes in place", desired,
@@ -65,9 +65,9 @@ public final class FlowBack {
      * executor posts a {@code Binding}.
      */
     public static Decision binding(String tenant, JsonObject tenantPod, JsonObject hostPod, String node) {
-        return new Decision(Action.UPDATE, "Pod", source(tenant, tenantPod), host(hostPod), Reasons.BOUND_TO_NODE,
+        return Decision.binding(source(tenant, tenantPod), host(hostPod), Reasons.BOUND_TO_NODE,
                 describe(tenant, tenantPod) + " is bound to node " + node + ", where the host scheduled its copy "
-                        + where(hostPod), null, tenantPod);
+                        + where(hostPod), tenantPod);
     }
 
     /**
@@ -96,7 +96,7 @@ public final class FlowBack {
         JsonObject desired = tenantObject.deepCopy();
         desired.add("status", hostStatus);
         String phase = Json.string(hostStatus, "phase");
-        return Optional.of(new Decision(Action.UPDATE, kind, source(tenant, tenantObject), host(host),
+        return Optional.of(Decision.update(kind, source(tenant, tenantObject), host(host),
                 Reasons.STATUS_FROM_HOST, describe(tenant, tenantObject) + " takes the status of its host copy "
                 + where(host) + (phase == null ? "" : " (phase " + phase + ")"), desired, tenantObject));
     }

@@ -74,7 +74,7 @@ public final class HostMirrors {
             }
             inTenant.entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .filter(e -> !selected.containsKey(e.getKey()) && isMirror(e.getValue()))
-                    .forEach(e -> out.add(new Decision(Action.DELETE, kind, source(tenant, e.getValue()),
+                    .forEach(e -> out.add(Decision.delete(kind, source(tenant, e.getValue()),
                             new Decision.HostRef(null, e.getKey()), Reasons.MIRROR_NOT_SELECTED,
                             kind + " " + e.getKey() + " mirrored into tenant " + tenant + " is no longer a selected "
                                     + "host object (gone from the host, or left the SyncPolicy's fromHost selection); "
@@ -87,22 +87,22 @@ public final class HostMirrors {
         JsonObject desired = desired(host);
         Decision.HostRef ref = new Decision.HostRef(null, name);
         if (current == null) {
-            return new Decision(Action.CREATE, kind, new Decision.SourceRef(tenant, null, name, null), ref,
+            return Decision.create(kind, new Decision.SourceRef(tenant, null, name, null), ref,
                     Reasons.MIRRORED_FROM_HOST, "host " + kind + " " + name + " is mirrored into tenant " + tenant
-                            + " (read-only: edits made in the tenant are undone)", desired, null);
+                            + " (read-only: edits made in the tenant are undone)", desired);
         }
         if (!isMirror(current)) {
-            return new Decision(Action.CONFLICT, kind, source(tenant, current), ref, Reasons.FOREIGN_OBJECT,
+            return Decision.conflict(kind, source(tenant, current), ref, Reasons.FOREIGN_OBJECT,
                     "tenant " + tenant + " has its own " + kind + " " + name + "; the host's " + kind + " of that "
                             + "name is not mirrored over it (rename or delete the tenant's to see the host's)",
-                    null, current);
+                    current);
         }
         List<Differences.Difference> diffs = Differences.of(desired, current);
         if (diffs.isEmpty() && sameKeys(desired, current)) {
-            return new Decision(Action.UNCHANGED, kind, source(tenant, current), ref, Reasons.IN_SYNC,
+            return Decision.unchanged(kind, source(tenant, current), ref, Reasons.IN_SYNC,
                     kind + " " + name + " in tenant " + tenant + " mirrors the host's as it is", desired, current);
         }
-        return new Decision(Action.UPDATE, kind, source(tenant, current), ref, Reasons.MIRRORED_FROM_HOST,
+        return Decision.update(kind, source(tenant, current), ref, Reasons.MIRRORED_FROM_HOST,
                 kind + " " + name + " in tenant " + tenant + " takes the host's again: "
                         + (diffs.isEmpty() ? "the tenant's copy has fields the host's has not"
                         : Differences.summary(diffs, 3)), desired, current);

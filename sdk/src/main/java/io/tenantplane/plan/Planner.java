@@ -264,10 +264,10 @@ public final class Planner {
             if (src == null) {
                 TransformResult.Rejected r = (TransformResult.Rejected) transformer.transform(o);
                 String kind = Json.string(o, "kind");
-                out.add(new Decision(Action.ERROR, kind == null || kind.isEmpty() ? "Unknown" : kind,
+                out.add(Decision.error(kind == null || kind.isEmpty() ? "Unknown" : kind,
                         new Decision.SourceRef(s.tenant(), Json.string(o, "metadata", "namespace"),
                                 Json.string(o, "metadata", "name"), Json.string(o, "metadata", "uid")),
-                        null, r.reason(), r.message(), null, null));
+                        null, r.reason(), r.message()));
                 return null;
             }
             String hostName = src.hostName();
@@ -383,12 +383,14 @@ public final class Planner {
                 host.claimed = true;
             }
             if (ours && deleteReason != null) {
-                out.add(new Decision(Action.DELETE, src.kind(), sourceRef(src), hostRef(key), deleteReason,
+                out.add(Decision.delete(src.kind(), sourceRef(src), hostRef(key), deleteReason,
                         message + "; its host copy " + where(key) + " is deleted", null, observed));
             } else {
                 String suffix = ours ? "; its host copy " + where(key) + " is left as it is" : "";
-                out.add(new Decision(action, src.kind(), sourceRef(src), hostRef(key), reason, message + suffix,
-                        null, ours ? observed : null));
+                JsonObject left = ours ? observed : null;
+                out.add(action == Action.SKIP
+                        ? Decision.skip(src.kind(), sourceRef(src), hostRef(key), reason, message + suffix, left)
+                        : Decision.error(src.kind(), sourceRef(src), hostRef(key), reason, message + suffix, left));
             }
             return null;
         }
@@ -409,14 +411,14 @@ public final class Planner {
             JsonElement grace = Json.object(o, "metadata").get("deletionGracePeriodSeconds");
             long seconds = grace == null || grace.isJsonNull() ? 0 : Math.max(0, grace.getAsLong());
             if (Json.string(observed, "metadata", "deletionTimestamp") != null) {
-                out.add(new Decision(Action.UNCHANGED, src.kind(), sourceRef(src), hostRef(key),
+                out.add(Decision.unchanged(src.kind(), sourceRef(src), hostRef(key),
                         Reasons.HOST_COPY_TERMINATING, what + " is being deleted in the tenant; its host copy "
                                 + where(key) + " is terminating already", null, observed));
                 return null;
             }
             JsonObject options = new JsonObject();
             options.addProperty("gracePeriodSeconds", seconds);
-            out.add(new Decision(Action.DELETE, src.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_DELETED,
+            out.add(Decision.delete(src.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_DELETED,
                     what + " is being deleted in the tenant; its host copy " + where(key) + " is deleted with the "
                             + "same grace period (" + seconds + " s)", options, observed));
             return null;
@@ -432,9 +434,9 @@ public final class Planner {
                 for (Want w : group) {
                     String others = group.stream().filter(x -> x != w).map(x -> x.source().describe())
                             .collect(Collectors.joining(", "));
-                    out.add(new Decision(Action.CONFLICT, key.kind(), sourceRef(w.source()), hostRef(key),
+                    out.add(Decision.conflict(key.kind(), sourceRef(w.source()), hostRef(key),
                             Reasons.NAME_COLLISION, w.source().describe() + " and " + others + " both map to host name "
-                            + key.name() + "; nothing is written for either", null, observed));
+                            + key.name() + "; nothing is written for either", observed));
                 }
                 return;
             }
@@ -471,25 +473,25 @@ public final class Planner {
             TenantObjectRef src = w.source();
             String what = src.describe();
             if (observed == null) {
-                return new Decision(Action.CREATE, key.kind(), sourceRef(src), hostRef(key), Reasons.NOT_ON_HOST,
+                return Decision.create(key.kind(), sourceRef(src), hostRef(key), Reasons.NOT_ON_HOST,
                         what + " is not on the host yet; it will be created as " + where(key) + notes(w),
-                        desired(w, Reasons.NOT_ON_HOST), null);
+                        desired(w, Reasons.NOT_ON_HOST));
             }
             Ownership own = ReverseMapping.inspect(observed, s.tenant(), s.hostNamespace());
             if (own instanceof Ownership.NotManaged nm) {
-                return new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.FOREIGN_OBJECT,
+                return Decision.conflict(key.kind(), sourceRef(src), hostRef(key), Reasons.FOREIGN_OBJECT,
                         "host name " + where(key) + " for " + what + " is taken by an object tenantplane does not "
                                 + "manage for tenant " + s.tenant() + " (" + nm.why() + "); it is left alone and "
-                                + "nothing is written", null, observed);
+                                + "nothing is written", observed);
             }
             TenantObjectRef holder = ((Ownership.Managed) own).source();
             if (!SourceKey.of(holder).equals(SourceKey.of(src))) {
-                return new Decision(Action.CONFLICT, key.kind(), sourceRef(src), hostRef(key), Reasons.NAME_COLLISION,
+                return Decision.conflict(key.kind(), sourceRef(src), hostRef(key), Reasons.NAME_COLLISION,
                         what + " maps to host name " + where(key) + ", which already holds the copy of "
-                                + holder.describe() + "; nothing is written", null, observed);
+                                + holder.describe() + "; nothing is written", observed);
             }
             if (src.kind().equals("Pod") && src.uid() != null && holder.uid() != null && !src.uid().equals(holder.uid())) {
-                return new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_REPLACED,
+                return Decision.delete(key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_REPLACED,
                         what + " was recreated in the tenant (uid " + holder.uid() + " is now " + src.uid()
                                 + "); the old host Pod " + where(key) + " is deleted and will be created again",
                         null, observed);
@@ -503,7 +505,7 @@ public final class Planner {
             List<Differences.Difference> diffs = Differences.of(desired, observed);
             List<String> fixed = key.kind().equals("Pod") ? immutablePodFields(diffs) : List.of();
             if (!fixed.isEmpty()) {
-                return new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key),
+                return Decision.unchanged(key.kind(), sourceRef(src), hostRef(key),
                         Reasons.POD_SPEC_IMMUTABLE, "the host copy " + where(key) + " of " + what + " keeps the spec "
                         + "it was created with: a Pod's spec cannot change (" + String.join(", ", fixed.subList(0,
                         Math.min(fixed.size(), MAX_DIFFS_IN_MESSAGE))) + (fixed.size() > MAX_DIFFS_IN_MESSAGE
@@ -516,11 +518,11 @@ public final class Planner {
                     String kept = Json.string(observed, "metadata", "annotations", ReverseMapping.REASON);
                     // A custom kind's notes say which fields were rewritten and that the rest is copied as it is.
                     boolean custom = rules.rule(src.kind()).map(SyncPolicy.KindRule::custom).orElse(false);
-                    return new Decision(Action.UNCHANGED, key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
+                    return Decision.unchanged(key.kind(), sourceRef(src), hostRef(key), Reasons.IN_SYNC,
                             what + " is in sync with its host copy " + where(key) + (custom ? notes(w) : ""),
                             desired(w, kept == null ? Reasons.IN_SYNC : kept), observed);
                 } else {
-                    return new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,
+                    return Decision.update(key.kind(), sourceRef(src), hostRef(key), Reasons.DRIFT_CORRECTED,
                             "the host copy " + where(key) + " of " + what + " was edited on the host; restoring "
                                     + Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE),
                             desired(w, Reasons.DRIFT_CORRECTED), observed);
@@ -530,7 +532,7 @@ public final class Planner {
                     ? "the desired object no longer has fields or metadata the host copy has (source hash "
                             + observedHash + " is now " + desiredHash + ")"
                     : Differences.summary(diffs, MAX_DIFFS_IN_MESSAGE);
-            return new Decision(Action.UPDATE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_CHANGED,
+            return Decision.update(key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_CHANGED,
                     what + " changed; updating its host copy " + where(key) + ": " + detail + notes(w),
                     desired(w, Reasons.SOURCE_CHANGED), observed);
         }
@@ -577,11 +579,11 @@ public final class Planner {
                 TenantObjectRef src = m.source();
                 HostKey key = e.getKey();
                 if (!rules.syncsToHost(src.kind())) {
-                    out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.KIND_NOT_SYNCED,
+                    out.add(Decision.delete(key.kind(), sourceRef(src), hostRef(key), Reasons.KIND_NOT_SYNCED,
                             "the SyncPolicy no longer syncs kind " + src.kind() + "; the host copy " + where(key) + " of "
                                     + src.describe() + " is deleted", null, observed));
                 } else if (!presentSources().contains(SourceKey.of(src))) {
-                    out.add(new Decision(Action.DELETE, key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_DELETED,
+                    out.add(Decision.delete(key.kind(), sourceRef(src), hostRef(key), Reasons.SOURCE_DELETED,
                             src.describe() + " no longer exists; its host copy " + where(key) + " is deleted",
                             null, observed));
                 }

@@ -70,7 +70,7 @@ public final class PodLifecycle {
             }
             JsonObject options = new JsonObject();
             options.addProperty("gracePeriodSeconds", 0);
-            out.add(new Decision(Action.DELETE, "Pod", d.source(), null, Reasons.HOST_POD_GONE,
+            out.add(Decision.delete("Pod", d.source(), null, Reasons.HOST_POD_GONE,
                     "Pod " + d.source().virtualNamespace() + "/" + d.source().name() + " of tenant "
                             + d.source().tenant() + " is deleted with grace period 0: its host copy "
                             + (d.host() == null ? "" : d.host().namespace() + "/" + d.host().name() + " ")
@@ -113,7 +113,7 @@ public final class PodLifecycle {
             JsonObject options = new JsonObject();
             options.addProperty("gracePeriodSeconds", 0);
             String hostName = HostNames.hostName(name, ns, tenant);
-            out.add(new Decision(Action.DELETE, "Pod", new Decision.SourceRef(tenant, ns, name,
+            out.add(Decision.delete("Pod", new Decision.SourceRef(tenant, ns, name,
                     Json.string(pod, "metadata", "uid")), null, Reasons.POD_FINALIZED,
                     "Pod " + ns + "/" + name + " of tenant " + tenant + " is finalized: its host copy " + hostNamespace
                             + "/" + hostName + " is gone, so it is deleted with grace period 0, as the kubelet of node "

@@ -59,14 +59,14 @@ public final class ProvisionPlan {
             return labelsOnly(kind, source, host, what, desired, observed);
         }
         if (observed == null) {
-            return new Decision(Action.CREATE, kind, source, host, Reasons.NOT_ON_HOST,
-                    what + " of tenant " + tenant + " is not on the host yet; it is created", desired, null);
+            return Decision.create(kind, source, host, Reasons.NOT_ON_HOST,
+                    what + " of tenant " + tenant + " is not on the host yet; it is created", desired);
         }
         if (!owned(observed, tenant)) {
-            return new Decision(Action.CONFLICT, kind, source, host, Reasons.FOREIGN_OBJECT,
+            return Decision.conflict(kind, source, host, Reasons.FOREIGN_OBJECT,
                     what + " is needed by tenant " + tenant + " but the host already has an object of that name that "
                             + "tenantplane does not manage for it; it is left alone and the tenant is Degraded",
-                    null, observed);
+                    observed);
         }
         List<Differences.Difference> diffs = new ArrayList<>(Differences.of(desired, observed));
         String exact = EXACT.get(kind);
@@ -76,7 +76,7 @@ public final class ProvisionPlan {
             diffs.add(new Differences.Difference(exact, observed.get(exact), desired.get(exact)));
         }
         if (diffs.isEmpty()) {
-            return new Decision(Action.UNCHANGED, kind, source, host, Reasons.IN_SYNC, what + " of tenant " + tenant
+            return Decision.unchanged(kind, source, host, Reasons.IN_SYNC, what + " of tenant " + tenant
                     + " is as rendered", desired, observed);
         }
         JsonObject body = desired.deepCopy();
@@ -87,15 +87,15 @@ public final class ProvisionPlan {
                 }
             }
         }
-        return new Decision(Action.UPDATE, kind, source, host, Reasons.OUT_OF_SYNC, what + " of tenant " + tenant
+        return Decision.update(kind, source, host, Reasons.OUT_OF_SYNC, what + " of tenant " + tenant
                 + " differs from what is rendered; restoring " + Differences.summary(diffs, 3), body, observed);
     }
 
     private static Decision labelsOnly(String kind, Decision.SourceRef source, Decision.HostRef host, String what,
                                        JsonObject desired, JsonObject observed) {
         if (observed == null) {
-            return new Decision(Action.ERROR, kind, source, host, Reasons.HOST_OBJECT_MISSING,
-                    what + " does not exist; tenantplane only sets labels on it and does not create it", null, null);
+            return Decision.error(kind, source, host, Reasons.HOST_OBJECT_MISSING,
+                    what + " does not exist; tenantplane only sets labels on it and does not create it");
         }
         Map<String, String> want = Json.labels(desired);
         Map<String, String> have = Json.labels(observed);
@@ -103,13 +103,13 @@ public final class ProvisionPlan {
                 .filter(e -> !e.getValue().equals(have.get(e.getKey())))
                 .map(e -> e.getKey() + "=" + e.getValue()).toList();
         if (missing.isEmpty()) {
-            return new Decision(Action.UNCHANGED, kind, source, host, Reasons.IN_SYNC, what + " has the labels "
+            return Decision.unchanged(kind, source, host, Reasons.IN_SYNC, what + " has the labels "
                     + want.keySet() + " tenantplane sets on it", null, observed);
         }
         JsonObject body = observed.deepCopy();
         JsonObject labels = Json.child(body, "metadata", "labels");
         want.forEach(labels::addProperty);
-        return new Decision(Action.UPDATE, kind, source, host, Reasons.LABELS_APPLIED, what + " gets the labels "
+        return Decision.update(kind, source, host, Reasons.LABELS_APPLIED, what + " gets the labels "
                 + String.join(", ", missing) + "; its other labels and fields are left as they are", body, observed);
     }
 }

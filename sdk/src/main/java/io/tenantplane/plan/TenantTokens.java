@@ -118,13 +118,13 @@ public final class TenantTokens {
             JsonObject observed = secrets.get(name);
             String what = "Pod " + d.source().virtualNamespace() + "/" + d.source().name() + " of tenant " + tenant;
             if (observed == null) {
-                issues.add(new Issue(new Decision(Action.CREATE, "Secret", d.source(),
+                issues.add(new Issue(Decision.create("Secret", d.source(),
                         new Decision.HostRef(hostNamespace, name), ISSUED, what + " mounts a token for ServiceAccount "
                         + d.source().virtualNamespace() + "/" + sa + ": it is minted by the tenant API (TokenRequest, "
                         + "bound to the Pod) into host Secret " + hostNamespace + "/" + name,
-                        skeleton(tenant, hostNamespace, name, d), null), pod, sa, audiences));
+                        skeleton(tenant, hostNamespace, name, d)), pod, sa, audiences));
             } else if (due(observed, now) || !hasKeys(observed, audiences)) {
-                issues.add(new Issue(new Decision(Action.UPDATE, "Secret", d.source(),
+                issues.add(new Issue(Decision.update("Secret", d.source(),
                         new Decision.HostRef(hostNamespace, name), REFRESHED, what + ": its tokens in host Secret "
                         + hostNamespace + "/" + name + " are refreshed before 80% of their life",
                         skeleton(tenant, hostNamespace, name, d), observed), pod, sa, audiences));
@@ -135,7 +135,7 @@ public final class TenantTokens {
             for (var e : secrets.entrySet()) {
                 if (!used.contains(e.getKey())) {
                     JsonObject s = e.getValue();
-                    deletes.add(new Decision(Action.DELETE, "Secret", null, new Decision.HostRef(hostNamespace,
+                    deletes.add(Decision.delete("Secret", null, new Decision.HostRef(hostNamespace,
                             e.getKey()), UNUSED, "host Secret " + hostNamespace + "/" + e.getKey() + " held the tenant "
                             + "token of host Pod " + Json.annotations(s).get(TOKEN_FOR) + ", which is gone; it is "
                             + "deleted", null, s));
