@@ -10,6 +10,8 @@ import io.tenantplane.TenantPlane;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.testkit.KubeApiServer;
 import io.tenantplane.testkit.RequestLog;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,8 +38,13 @@ class FullPassReadsIT {
         return n;
     }
 
+    /** The gets and lists the server answered, as docs/performance.md words them. */
+    private static String reads(KubeApiServer server) {
+        return server.requests().count("get", "*") + " gets and " + server.requests().count("list", "*") + " lists";
+    }
+
     @Test
-    void aConvergedTenantsFullPassReadsItsResourcesOnceAndWritesNothing() {
+    void aConvergedTenantsFullPassReadsItsResourcesOnceAndWritesNothing() throws Exception {
         try (Live live = Live.start(true)) {
             live.createTenant("dev");
             Kube dev = live.tenant("dev");
@@ -70,6 +77,10 @@ class FullPassReadsIT {
             assertEquals(Map.of(), repeated(host), "no host object or list is read twice in one pass");
             assertEquals(Map.of(), repeated(live.tenantServer("dev")), "no tenant object or list is read twice");
             assertEquals(0, host.requests().writes(), () -> "nothing written: " + host.requests().entries());
+            String counted = reads(host) + " on the host, " + reads(live.tenantServer("dev")) + " in the tenant";
+            String doc = Files.readString(Path.of("..", "docs", "performance.md")).replaceAll("\\s+", " ");
+            assertTrue(doc.contains("(" + counted + ")"), "docs/performance.md gives the requests of a full pass as ("
+                    + counted + ")");
             assertEquals(0, live.tenantServer("dev").requests().writes());
         }
     }
