@@ -18,7 +18,7 @@ import java.util.Objects;
 /**
  * The Kubernetes CEL libraries cel-java does not have, written after their upstream code
  * ({@code staging/src/k8s.io/apiserver/pkg/cel/library/lists.go}, {@code regex.go}, {@code quantity.go},
- * {@code ip.go} and {@code cidr.go}), as the
+ * {@code ip.go}, {@code cidr.go} and {@code urls.go}), as the
  * API server's base environment adds them ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}):
  * <ul>
  *   <li>lists: {@code isSorted()}, {@code sum()}, {@code min()}, {@code max()}, {@code indexOf(e)},
@@ -26,7 +26,8 @@ import java.util.Objects;
  *   <li>regex: {@code find(re)} (the first match, or the empty string) and {@code findAll(re[, limit])} on strings;</li>
  *   <li>quantity: {@code quantity(s)}, {@code isQuantity(s)}, {@code sign(q)} and the comparisons, conversions and
  *   sums of {@link #QUANTITY} values ({@link Quantity});</li>
- *   <li>ip and cidr: addresses and prefixes ({@link #IP}, {@link #CIDR}, {@link NetAddresses}).</li>
+ *   <li>ip and cidr: addresses and prefixes ({@link #IP}, {@link #CIDR}, {@link NetAddresses});</li>
+ *   <li>urls: {@code url(s)}, {@code isURL(s)} and the parts of a {@link #URL} ({@link GoUrl}).</li>
  * </ul>
  * Regular expressions run with RE2 (re2j), as the server's Go {@code regexp}: backreferences and lookaround are
  * refused there as here.
@@ -46,7 +47,65 @@ final class KubernetesCelLibrary {
         List<CelFunctionDecl> out = new ArrayList<>(listsAndRegex(listOfT));
         out.addAll(quantityDeclarations());
         out.addAll(netDeclarations());
+        out.addAll(urlDeclarations());
         return out;
+    }
+
+    /** The {@code kubernetes.URL} type of the URL library ({@code apiservercel.URLType}). */
+    static final OpaqueType URL = OpaqueType.create("kubernetes.URL");
+
+    /**
+     * The URL library ({@code staging/src/k8s.io/apiserver/pkg/cel/library/urls.go}, in the base environment from
+     * 1.27): {@code url(s)}, {@code isURL(s)} and on a URL {@code getScheme}, {@code getHost}, {@code getHostname},
+     * {@code getPort}, {@code getEscapedPath}, {@code getQuery}, parsed as Go's {@code net/url} parses ({@link GoUrl}).
+     */
+    private static List<CelFunctionDecl> urlDeclarations() {
+        return List.of(
+                CelFunctionDecl.newFunctionDeclaration("url",
+                        CelOverloadDecl.newGlobalOverload("string_to_url", URL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("isURL",
+                        CelOverloadDecl.newGlobalOverload("is_url_string", SimpleType.BOOL, SimpleType.STRING)),
+                CelFunctionDecl.newFunctionDeclaration("getScheme",
+                        CelOverloadDecl.newMemberOverload("url_get_scheme", SimpleType.STRING, URL)),
+                CelFunctionDecl.newFunctionDeclaration("getHost",
+                        CelOverloadDecl.newMemberOverload("url_get_host", SimpleType.STRING, URL)),
+                CelFunctionDecl.newFunctionDeclaration("getHostname",
+                        CelOverloadDecl.newMemberOverload("url_get_hostname", SimpleType.STRING, URL)),
+                CelFunctionDecl.newFunctionDeclaration("getPort",
+                        CelOverloadDecl.newMemberOverload("url_get_port", SimpleType.STRING, URL)),
+                CelFunctionDecl.newFunctionDeclaration("getEscapedPath",
+                        CelOverloadDecl.newMemberOverload("url_get_escaped_path", SimpleType.STRING, URL)),
+                CelFunctionDecl.newFunctionDeclaration("getQuery",
+                        CelOverloadDecl.newMemberOverload("url_get_query", dev.cel.common.types.MapType.create(
+                                SimpleType.STRING, ListType.create(SimpleType.STRING)), URL)));
+    }
+
+    private static List<CelFunctionBinding> urlBindings() {
+        return List.of(
+                CelFunctionBinding.from("string_to_url", String.class, s -> {
+                    try {
+                        // As upstream: ParseRequestURI checks (an absolute URI or path), Parse is what is kept.
+                        GoUrl.parseRequestUri(s);
+                        return GoUrl.parse(s);
+                    } catch (GoUrl.UrlException e) {
+                        throw new CelEvaluationException("URL parse error during conversion from string: "
+                                + e.getMessage());
+                    }
+                }),
+                CelFunctionBinding.from("is_url_string", String.class, s -> {
+                    try {
+                        GoUrl.parseRequestUri(s);
+                        return true;
+                    } catch (GoUrl.UrlException e) {
+                        return false;
+                    }
+                }),
+                CelFunctionBinding.from("url_get_scheme", GoUrl.class, GoUrl::scheme),
+                CelFunctionBinding.from("url_get_host", GoUrl.class, GoUrl::host),
+                CelFunctionBinding.from("url_get_hostname", GoUrl.class, GoUrl::hostname),
+                CelFunctionBinding.from("url_get_port", GoUrl.class, GoUrl::port),
+                CelFunctionBinding.from("url_get_escaped_path", GoUrl.class, GoUrl::escapedPath),
+                CelFunctionBinding.from("url_get_query", GoUrl.class, GoUrl::query));
     }
 
     /** The {@code net.IP} and {@code net.CIDR} types of the ip and cidr libraries. */
@@ -255,6 +314,7 @@ final class KubernetesCelLibrary {
         List<CelFunctionBinding> out = new ArrayList<>(listsAndRegexBindings());
         out.addAll(quantityBindings());
         out.addAll(netBindings());
+        out.addAll(urlBindings());
         return out;
     }
 
