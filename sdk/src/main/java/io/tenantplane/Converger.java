@@ -928,7 +928,7 @@ final class Converger {
                 used = boundNodes(fresh ? listTenantPods() : tenantPods);
                 // Binds made by this pass happened after the Pods were read.
                 used.addAll(mirroredNodes.keySet());
-                if (!fresh && mirrors.stream().anyMatch(m -> unused(m, used))) {
+                if (!fresh && mirrors.stream().anyMatch(m -> NodeMirror.unused(tenant, m, used).isPresent())) {
                     used.addAll(boundNodes(listTenantPods()));
                 }
             } catch (ReadFailedException e) {
@@ -939,12 +939,9 @@ final class Converger {
             try {
                 for (JsonObject mirror : mirrors) {
                     String name = Json.string(mirror, "metadata", "name");
-                    if (unused(mirror, used)) {
-                        Decision d = Decision.delete("Node", null, new Decision.HostRef(null, name),
-                                Reasons.NODE_MIRROR_UNUSED, "tenant Node " + name + " of tenant " + tenant
-                                        + " mirrors a host node, but no tenant Pod is bound to it any more; the mirror"
-                                        + " is deleted", null, mirror);
-                        report(tenantApplier.apply(d, this::replanMirrorDelete), kindScope);
+                    Optional<Decision> delete = NodeMirror.unused(tenant, mirror, used);
+                    if (delete.isPresent()) {
+                        report(tenantApplier.apply(delete.get(), this::replanMirrorDelete), kindScope);
                     } else if (!mirroredNodes.containsKey(name)) {
                         mirrorNode(name, kindScope, mirror);
                     }
@@ -952,11 +949,6 @@ final class Converger {
             } finally {
                 kindScope.close();
             }
-        }
-
-        private boolean unused(JsonObject mirror, Set<String> used) {
-            return !used.contains(Json.string(mirror, "metadata", "name"))
-                    && !NodeMirror.isCordoned(mirror);
         }
 
         /** A refused mirror delete is retried only for the same Node, still a mirror, still not cordoned. */
@@ -1007,43 +999,28 @@ final class Converger {
             JsonObject desired = NodeMirror.desired(name, hostNode, kubelet);
             Optional<JsonObject> current = read != null ? Optional.of(read) : tenantReader.get(nodes, null, name);
             boolean ok = true;
-            Decision.HostRef ref = new Decision.HostRef(null, name);
+            JsonObject node;
             if (current.isEmpty()) {
-                Decision d = Decision.create("Node", null, ref, Reasons.NODE_MIRRORED,
-                        "tenant " + tenant + " gets Node " + name + ", mirroring the host node its pods run on",
-                        desired);
-                Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
+                Outcome o = tenantApplier.apply(NodeMirror.create(tenant, name, desired), Applier.Replanner.NONE);
                 report(o, kindScope);
                 ok = o instanceof Outcome.Applied;
-                if (ok && NodeMirror.statusDiffers(desired, ((Outcome.Applied) o).result())) {
-                    writeNodeStatus(name, desired, ((Outcome.Applied) o).result(), kindScope);
-                }
+                node = o instanceof Outcome.Applied a ? a.result() : null;
             } else {
-                JsonObject node = current.get();
-                if (NodeMirror.labelsDiffer(desired, node)) {
-                    JsonObject update = node.deepCopy();
-                    Json.child(update, "metadata").add("labels", Json.object(desired, "metadata", "labels").deepCopy());
-                    Decision d = Decision.update("Node", null, ref, Reasons.NODE_MIRRORED,
-                            "tenant Node " + name + " takes the labels of the host node", update, node);
-                    Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
+                node = current.get();
+                Optional<Decision> labels = NodeMirror.labels(name, desired, node);
+                if (labels.isPresent()) {
+                    Outcome o = tenantApplier.apply(labels.get(), Applier.Replanner.NONE);
                     report(o, kindScope);
                     if (o instanceof Outcome.Applied a) {
                         node = a.result();
                     }
                 }
-                if (NodeMirror.statusDiffers(desired, node)) {
-                    writeNodeStatus(name, desired, node, kindScope);
-                }
+            }
+            if (node != null) {
+                NodeMirror.status(name, desired, node).ifPresent(d -> report(tenantApplier.applyStatus(d), kindScope));
             }
             mirroredNodes.put(name, ok);
             return ok;
-        }
-
-        private void writeNodeStatus(String name, JsonObject desired, JsonObject node, Observer.PassScope kindScope) {
-            Decision d = Decision.update("Node", null, new Decision.HostRef(null, name),
-                    Reasons.NODE_MIRRORED,
-                    "tenant Node " + name + " takes the capacity and readiness of the host node", desired, node);
-            report(tenantApplier.applyStatus(d), kindScope);
         }
     }
 }

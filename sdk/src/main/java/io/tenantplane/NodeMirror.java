@@ -7,8 +7,11 @@ import io.tenantplane.json.Json;
 import io.tenantplane.migration.MigrationPlanner;
 import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The tenant Node that stands for a host node. The tenant control plane runs no kubelets in shared and dedicated
@@ -130,6 +133,49 @@ final class NodeMirror {
             }
         }
         return null;
+    }
+
+    /** The mirror to create for host node {@code name}, which the tenant has not got ({@code desired} from there). */
+    static Decision create(String tenant, String name, JsonObject desired) {
+        return Decision.create("Node", null, new Decision.HostRef(null, name), Reasons.NODE_MIRRORED,
+                "tenant " + tenant + " gets Node " + name + ", mirroring the host node its pods run on", desired);
+    }
+
+    /** The mirror {@code current} with the labels of its host node; empty when it has them. */
+    static Optional<Decision> labels(String name, JsonObject desired, JsonObject current) {
+        if (!labelsDiffer(desired, current)) {
+            return Optional.empty();
+        }
+        JsonObject update = current.deepCopy();
+        Json.child(update, "metadata").add("labels", Json.object(desired, "metadata", "labels").deepCopy());
+        return Optional.of(Decision.update("Node", null, new Decision.HostRef(null, name), Reasons.NODE_MIRRORED,
+                "tenant Node " + name + " takes the labels of the host node", update, current));
+    }
+
+    /**
+     * The mirror {@code current} with the capacity, addresses and readiness of its host node, written through the
+     * status subresource; empty when what a user sees of it is the same ({@link #statusDiffers}).
+     */
+    static Optional<Decision> status(String name, JsonObject desired, JsonObject current) {
+        if (!statusDiffers(desired, current)) {
+            return Optional.empty();
+        }
+        return Optional.of(Decision.update("Node", null, new Decision.HostRef(null, name), Reasons.NODE_MIRRORED,
+                "tenant Node " + name + " takes the capacity and readiness of the host node", desired, current));
+    }
+
+    /**
+     * The delete of {@code mirror} when no tenant Pod is bound to it ({@code bound}: the nodes tenant Pods name) and
+     * no migration has cordoned it; empty otherwise, and for a Node without both mirror markers.
+     */
+    static Optional<Decision> unused(String tenant, JsonObject mirror, java.util.Set<String> bound) {
+        String name = Json.string(mirror, "metadata", "name");
+        if (!isMirror(mirror) || bound.contains(name) || isCordoned(mirror)) {
+            return Optional.empty();
+        }
+        return Optional.of(Decision.delete("Node", null, new Decision.HostRef(null, name), Reasons.NODE_MIRROR_UNUSED,
+                "tenant Node " + name + " of tenant " + tenant + " mirrors a host node, but no tenant Pod is bound to "
+                        + "it any more; the mirror is deleted", null, mirror));
     }
 
     /** Whether the mirror's labels differ from the desired ones. */

@@ -77,4 +77,77 @@ class NodeMirrorTest {
         assertEquals("Unknown", Json.string(ready, "status"));
         assertEquals("HostNodeNotReadable", Json.string(ready, "reason"));
     }
+
+    /** A mirror as the tenant API holds it, both markers set; {@code cordoned}: a migration cordoned it. */
+    private static JsonObject mirror(String name, boolean cordoned) {
+        JsonObject m = JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"%s","uid":"m1","resourceVersion":"7"}}"""
+                .formatted(name)).getAsJsonObject();
+        Json.child(m, "metadata", "labels").addProperty(NodeMirror.MIRROR_LABEL, "true");
+        Json.child(m, "metadata", "labels").addProperty(io.tenantplane.naming.ReverseMapping.MANAGED_BY,
+                io.tenantplane.naming.ReverseMapping.MANAGED_BY_VALUE);
+        if (cordoned) {
+            Json.child(m, "metadata", "annotations").addProperty(
+                    io.tenantplane.migration.MigrationPlanner.CORDONED_BY, "dedicated");
+        }
+        return m;
+    }
+
+    private static JsonObject unmarked() {
+        JsonObject m = mirror("worker-1", false);
+        Json.child(m, "metadata", "labels").remove(io.tenantplane.naming.ReverseMapping.MANAGED_BY);
+        return m;
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> unusedMirrors() {
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("no Pod is bound to it: deleted",
+                        mirror("worker-1", false), java.util.Set.of("worker-2"), true),
+                org.junit.jupiter.params.provider.Arguments.of("a Pod is bound to it: kept",
+                        mirror("worker-1", false), java.util.Set.of("worker-1"), false),
+                org.junit.jupiter.params.provider.Arguments.of("cordoned by a migration: the migration's to retire",
+                        mirror("worker-1", true), java.util.Set.of(), false),
+                org.junit.jupiter.params.provider.Arguments.of("a Node without the mirror markers: never deleted",
+                        unmarked(), java.util.Set.of(), false));
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("unusedMirrors")
+    void aMirrorNoTenantPodIsBoundToIsDeletedWithItsUidAndVersion(String name, JsonObject mirror,
+                                                                  java.util.Set<String> bound, boolean deleted) {
+        java.util.Optional<io.tenantplane.plan.Decision> d = NodeMirror.unused("dev", mirror, bound);
+
+        assertEquals(deleted, d.isPresent(), () -> d.toString());
+        if (deleted) {
+            assertEquals(io.tenantplane.plan.Action.DELETE, d.get().action());
+            assertEquals(io.tenantplane.plan.Reasons.NODE_MIRROR_UNUSED, d.get().reason());
+            assertEquals(mirror, d.get().observed(), "its uid and resourceVersion guard the delete");
+            assertEquals(new io.tenantplane.plan.Decision.HostRef(null, "worker-1"), d.get().host());
+        }
+    }
+
+    @Test
+    void aMirrorTakesTheLabelsAndStatusOfItsHostNodeOnlyWhereTheyDiffer() {
+        JsonObject host = JsonParser.parseString(HOST_NODE).getAsJsonObject();
+        JsonObject desired = NodeMirror.desired("worker-1", host);
+        io.tenantplane.plan.Decision create = NodeMirror.create("dev", "worker-1", desired);
+        assertEquals(io.tenantplane.plan.Action.CREATE, create.action());
+        assertEquals(desired, create.desired());
+
+        JsonObject current = desired.deepCopy();
+        current.getAsJsonObject("metadata").addProperty("resourceVersion", "3");
+        assertTrue(NodeMirror.labels("worker-1", desired, current).isEmpty(), "same labels");
+        assertTrue(NodeMirror.status("worker-1", desired, current).isEmpty(), "same status");
+
+        Json.child(current, "metadata", "labels").addProperty("zone", "b");
+        io.tenantplane.plan.Decision labels = NodeMirror.labels("worker-1", desired, current).orElseThrow();
+        assertEquals(io.tenantplane.plan.Action.UPDATE, labels.action());
+        assertEquals("a", Json.labels(labels.desired()).get("zone"));
+        assertEquals("3", Json.string(labels.desired(), "metadata", "resourceVersion"), "an update of what was read");
+
+        current.getAsJsonObject("status").getAsJsonObject("allocatable").addProperty("cpu", "1");
+        io.tenantplane.plan.Decision status = NodeMirror.status("worker-1", desired, current).orElseThrow();
+        assertEquals("3800m", Json.string(status.desired(), "status", "allocatable", "cpu"));
+        assertEquals(current, status.observed());
+    }
 }
