@@ -5,12 +5,7 @@ import io.tenantplane.json.Json;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
-import io.tenantplane.transform.PodSecurityLevel;
-import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /** What the transform takes from a tenant's IsolationProfile and mode (DESIGN: Transform, Modes). */
 final class Options {
@@ -23,26 +18,8 @@ final class Options {
      * Security level, and in dedicated mode its node placement. Without a profile: {@link TransformOptions#defaults()}.
      */
     static TransformOptions from(TenantCluster tc, IsolationProfile profile, SyncPolicy policy) {
-        if (profile == null) {
-            return TransformOptions.defaults();
-        }
-        IsolationProfile p = profile.withDefaults();
-        List<String> cidrs = p.spec().network() == null ? List.of() : p.spec().network().egressToCIDRs();
-        TransformOptions o = TransformOptions.defaults()
-                .withEndpointAddresses(new TransformOptions.EndpointAddresses(java.util.Set.of(), cidrs))
-                .withPodSecurity(PodSecurityLevel.parse(p.podSecurityLevel().value()))
-                .withAllowedServiceTypes(p.spec().services().allowedTypes().stream()
-                        .map(IsolationProfile.ServiceType::value).collect(Collectors.toSet()));
-        if (tc != null && tc.tenant() != null && !SyncRules.of(policy).syncsToHost("ServiceAccount")) {
-            o = o.withHostServiceAccount(p.workloadServiceAccountName(tc.tenant()));
-        }
-        IsolationProfile.NodePlacement placement = p.spec().nodePlacement();
-        if (tc != null && tc.mode() == TenantCluster.Mode.DEDICATED && placement != null) {
-            List<JsonObject> tolerations = placement.tolerations().stream()
-                    .map(t -> Json.gson().toJsonTree(t).getAsJsonObject()).toList();
-            o = o.withPlacement(Map.copyOf(placement.nodeSelector()), tolerations);
-        }
-        return o;
+        return TransformOptions.forProfile(tc == null ? null : tc.tenant(),
+                tc != null && tc.mode() == TenantCluster.Mode.DEDICATED, profile, policy);
     }
 
     /**

@@ -200,9 +200,7 @@ final class Provisioner {
             JsonObject desired = given.toJson();
             desired.remove("status");
             Json.child(desired, "metadata").remove("resourceVersion");
-            Decision create = Decision.create(TenantCluster.KIND, null,
-                    new Decision.HostRef(key.namespace(), key.name()), Reasons.NOT_ON_HOST,
-                    "TenantCluster " + key + " does not exist; it is created", desired);
+            Decision create = ProvisionPlan.createTenantCluster(key.namespace(), key.name(), desired);
             Outcome o = applier.apply(create, Applier.Replanner.NONE);
             report(key, o, outcomes);
             if (!(o instanceof Outcome.Applied a)) {
@@ -450,10 +448,8 @@ final class Provisioner {
         if (found.isEmpty()) {
             return;
         }
-        Decision d = Decision.delete(kind.kind(), null, new Decision.HostRef(tc.namespace(), name), reason,
-                kind.kind() + " " + tc.namespace() + "/" + name + " " + why + ", so it is deleted", null, found.get());
-        Outcome o = applier.apply(d, (stale, current) -> current == null ? null : Decision.delete(
-                stale.kind(), null, stale.host(), stale.reason(), stale.message(), null, current));
+        Outcome o = applier.apply(ProvisionPlan.retire(found.get(), reason, why),
+                (stale, current) -> current == null ? null : stale.withObjects(null, current));
         report(key, o, outcomes);
     }
 
@@ -719,15 +715,8 @@ final class Provisioner {
         return ProvisionPlan.owned(ns, tenant);
     }
 
-    private Decision delete(JsonObject o, String what) {
-        Map<String, String> labels = Json.labels(o);
-        String tenant = labels.get(ReverseMapping.TENANT);
-        String kind = Json.string(o, "kind");
-        String ns = Json.string(o, "metadata", "namespace");
-        String name = Json.string(o, "metadata", "name");
-        return Decision.delete(kind, null, new Decision.HostRef(ns, name), Reasons.TENANT_DELETED,
-                kind + " " + (ns == null ? "" : ns + "/") + name + " (" + what + ") is deleted with tenant " + tenant,
-                null, o);
+    private static Decision delete(JsonObject o, String what) {
+        return ProvisionPlan.deleteWithTenant(o, what);
     }
 
     private static String id(JsonObject o) {
@@ -738,29 +727,7 @@ final class Provisioner {
     // ------------------------------------------------------------ finalizer and status
 
     private static Decision finalizer(JsonObject tcJson, boolean add) {
-        JsonObject desired = tcJson.deepCopy();
-        JsonObject meta = Json.child(desired, "metadata");
-        JsonArray finalizers = new JsonArray();
-        if (meta.has("finalizers") && meta.get("finalizers").isJsonArray()) {
-            for (JsonElement f : meta.getAsJsonArray("finalizers")) {
-                if (!FINALIZER.equals(f.getAsString())) {
-                    finalizers.add(f);
-                }
-            }
-        }
-        if (add) {
-            finalizers.add(FINALIZER);
-        }
-        meta.add("finalizers", finalizers);
-        String key = Json.string(tcJson, "metadata", "namespace") + "/" + Json.string(tcJson, "metadata", "name");
-        return Decision.update(TenantCluster.KIND, null,
-                new Decision.HostRef(Json.string(tcJson, "metadata", "namespace"),
-                        Json.string(tcJson, "metadata", "name")),
-                add ? Reasons.FINALIZER_ADDED : Reasons.FINALIZER_REMOVED,
-                add ? "TenantCluster " + key + " gets finalizer " + FINALIZER + ", so that deleting it first removes "
-                        + "what tenantplane created for it"
-                        : "everything tenantplane created for TenantCluster " + key + " is gone; finalizer "
-                        + FINALIZER + " is removed", desired, tcJson);
+        return ProvisionPlan.finalizer(tcJson, FINALIZER, add);
     }
 
     /** The finalizer change for the object as it is now, or null when it is already as wanted. */
@@ -843,15 +810,7 @@ final class Provisioner {
      * adopts the pods. Done across two passes because the host finishes an orphaning delete in the background.
      */
     private Outcome replaceStatefulSet(Decision refused) {
-        JsonObject orphan = new JsonObject();
-        orphan.addProperty("propagationPolicy", "Orphan");
-        String where = refused.host() == null ? "" : refused.host().namespace() + "/" + refused.host().name();
-        Decision d = Decision.delete("StatefulSet", refused.source(), refused.host(),
-                Reasons.STATEFULSET_REPLACED, "StatefulSet " + where + " differs from the rendered one in a field a "
-                        + "StatefulSet cannot change (e.g. its volumeClaimTemplates, made by an earlier version); it is "
-                        + "deleted orphaning its pods, which keep running, and created again by the next pass",
-                orphan, refused.observed());
-        return applier.apply(d, Applier.Replanner.NONE);
+        return applier.apply(ProvisionPlan.replaceStatefulSet(refused), Applier.Replanner.NONE);
     }
 
     private static JsonObject withClusterIp(JsonObject service, String ip) {

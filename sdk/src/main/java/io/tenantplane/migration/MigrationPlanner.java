@@ -25,7 +25,6 @@ import io.tenantplane.plan.ProvisionPlan;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.plan.TenantTokens;
-import io.tenantplane.transform.PodSecurityLevel;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
 import java.time.Instant;
@@ -592,20 +591,8 @@ public final class MigrationPlanner {
         }
 
         private TransformOptions options() {
-            IsolationProfile p = s.profile().withDefaults();
-            TransformOptions o = TransformOptions.defaults()
-                    .withPodSecurity(PodSecurityLevel.parse(p.podSecurityLevel().value()))
-                    .withAllowedServiceTypes(p.spec().services().allowedTypes().stream()
-                            .map(IsolationProfile.ServiceType::value).collect(Collectors.toSet()));
-            if (!SyncRules.of(s.policy()).syncsToHost("ServiceAccount")) {
-                o = o.withHostServiceAccount(p.workloadServiceAccountName(tenant));
-            }
-            IsolationProfile.NodePlacement np = p.spec().nodePlacement();
-            if (target == Mode.DEDICATED && np != null) {
-                List<JsonObject> tolerations = np.tolerations().stream()
-                        .map(t -> Json.gson().toJsonTree(t).getAsJsonObject()).toList();
-                o = o.withPlacement(Map.copyOf(np.nodeSelector()), tolerations);
-            }
+            TransformOptions o = TransformOptions.forProfile(tenant, target == Mode.DEDICATED, s.profile(),
+                    s.policy());
             if (target != Mode.PRIVATE) {
                 // The copies reach the tenant API and DNS as the Pods of a pass do: the control plane stays in the
                 // TenantCluster's namespace, so its Services there are the ones the copies use. A tenant that moves

@@ -112,4 +112,78 @@ public final class ProvisionPlan {
         return Decision.update(kind, source, host, Reasons.LABELS_APPLIED, what + " gets the labels "
                 + String.join(", ", missing) + "; its other labels and fields are left as they are", body, observed);
     }
+
+    /** The TenantCluster {@code desired} (its spec, without status or resourceVersion) to create where none is. */
+    public static Decision createTenantCluster(String namespace, String name, JsonObject desired) {
+        return Decision.create("TenantCluster", null, new Decision.HostRef(namespace, name), Reasons.NOT_ON_HOST,
+                "TenantCluster " + namespace + "/" + name + " does not exist; it is created", desired);
+    }
+
+    /**
+     * The delete of {@code found}, an object tenantplane rendered for a tenant and renders no more ({@code why}: why
+     * not, e.g. "is no longer published"), with {@code reason}.
+     */
+    public static Decision retire(JsonObject found, String reason, String why) {
+        String kind = Json.string(found, "kind");
+        String ns = Json.string(found, "metadata", "namespace");
+        String name = Json.string(found, "metadata", "name");
+        return Decision.delete(kind, null, new Decision.HostRef(ns, name), reason,
+                kind + " " + ns + "/" + name + " " + why + ", so it is deleted", null, found);
+    }
+
+    /** The delete of {@code o}, which tenantplane made for a tenant being deleted ({@code what}: what it is). */
+    public static Decision deleteWithTenant(JsonObject o, String what) {
+        String tenant = Json.labels(o).get(ReverseMapping.TENANT);
+        String kind = Json.string(o, "kind");
+        String ns = Json.string(o, "metadata", "namespace");
+        String name = Json.string(o, "metadata", "name");
+        return Decision.delete(kind, null, new Decision.HostRef(ns, name), Reasons.TENANT_DELETED,
+                kind + " " + (ns == null ? "" : ns + "/") + name + " (" + what + ") is deleted with tenant " + tenant,
+                null, o);
+    }
+
+    /**
+     * The TenantCluster {@code tcJson} with finalizer {@code finalizer} added ({@code add}) or removed; other
+     * finalizers are kept in their order.
+     */
+    public static Decision finalizer(JsonObject tcJson, String finalizer, boolean add) {
+        JsonObject desired = tcJson.deepCopy();
+        JsonObject meta = Json.child(desired, "metadata");
+        com.google.gson.JsonArray finalizers = new com.google.gson.JsonArray();
+        if (meta.has("finalizers") && meta.get("finalizers").isJsonArray()) {
+            for (com.google.gson.JsonElement f : meta.getAsJsonArray("finalizers")) {
+                if (!finalizer.equals(f.getAsString())) {
+                    finalizers.add(f);
+                }
+            }
+        }
+        if (add) {
+            finalizers.add(finalizer);
+        }
+        meta.add("finalizers", finalizers);
+        String ns = Json.string(tcJson, "metadata", "namespace");
+        String name = Json.string(tcJson, "metadata", "name");
+        String key = ns + "/" + name;
+        return Decision.update("TenantCluster", null, new Decision.HostRef(ns, name),
+                add ? Reasons.FINALIZER_ADDED : Reasons.FINALIZER_REMOVED,
+                add ? "TenantCluster " + key + " gets finalizer " + finalizer + ", so that deleting it first removes "
+                        + "what tenantplane created for it"
+                        : "everything tenantplane created for TenantCluster " + key + " is gone; finalizer "
+                        + finalizer + " is removed", desired, tcJson);
+    }
+
+    /**
+     * The delete of a rendered StatefulSet whose update the host refused for a field a StatefulSet cannot change
+     * ({@code refused}: the update decided for it), orphaning its pods (they keep running, and keep their volumes),
+     * with its uid and resourceVersion as preconditions; the next pass creates it as rendered and it adopts the pods.
+     */
+    public static Decision replaceStatefulSet(Decision refused) {
+        JsonObject orphan = new JsonObject();
+        orphan.addProperty("propagationPolicy", "Orphan");
+        String where = refused.host() == null ? "" : refused.host().namespace() + "/" + refused.host().name();
+        return Decision.delete("StatefulSet", refused.source(), refused.host(), Reasons.STATEFULSET_REPLACED,
+                "StatefulSet " + where + " differs from the rendered one in a field a StatefulSet cannot change (e.g. "
+                        + "its volumeClaimTemplates, made by an earlier version); it is deleted orphaning its pods, "
+                        + "which keep running, and created again by the next pass", orphan, refused.observed());
+    }
 }

@@ -207,6 +207,41 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         return new TransformOptions("default", Set.of("ClusterIP"), PodSecurityLevel.RESTRICTED, Map.of(), List.of(), false);
     }
 
+    /**
+     * What a tenant's IsolationProfile asks of its host copies: the host ServiceAccount it names (unless the policy
+     * syncs ServiceAccounts), its Service types, Pod Security level and egress CIDRs (the addresses Endpoints may name
+     * besides the tenant's pods), and, when the tenant runs {@code dedicated}, its node placement. Without a profile:
+     * {@link #defaults()}. The pass, explain and a migration's copies all take their options from here.
+     *
+     * @param tenant    the tenant's name
+     * @param dedicated whether the tenant runs (or, for a migration's copies, will run) in dedicated mode
+     */
+    public static TransformOptions forProfile(String tenant, boolean dedicated,
+                                              io.tenantplane.model.IsolationProfile profile,
+                                              io.tenantplane.model.SyncPolicy policy) {
+        if (profile == null) {
+            return defaults();
+        }
+        io.tenantplane.model.IsolationProfile p = profile.withDefaults();
+        List<String> cidrs = p.spec().network() == null ? List.of() : p.spec().network().egressToCIDRs();
+        TransformOptions o = defaults()
+                .withEndpointAddresses(new EndpointAddresses(Set.of(), cidrs))
+                .withPodSecurity(PodSecurityLevel.parse(p.podSecurityLevel().value()))
+                .withAllowedServiceTypes(p.spec().services().allowedTypes().stream()
+                        .map(io.tenantplane.model.IsolationProfile.ServiceType::value)
+                        .collect(java.util.stream.Collectors.toSet()));
+        if (tenant != null && !SyncRules.of(policy).syncsToHost("ServiceAccount")) {
+            o = o.withHostServiceAccount(p.workloadServiceAccountName(tenant));
+        }
+        io.tenantplane.model.IsolationProfile.NodePlacement placement = p.spec().nodePlacement();
+        if (dedicated && placement != null) {
+            List<JsonObject> tolerations = placement.tolerations().stream()
+                    .map(t -> io.tenantplane.json.Json.gson().toJsonTree(t).getAsJsonObject()).toList();
+            o = o.withPlacement(Map.copyOf(placement.nodeSelector()), tolerations);
+        }
+        return o;
+    }
+
     /** Copies of the tolerations (the record keeps its own). */
     @Override
     public List<JsonObject> tolerations() {

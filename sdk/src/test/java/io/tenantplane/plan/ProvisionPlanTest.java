@@ -122,4 +122,65 @@ class ProvisionPlanTest {
         assertEquals(Action.UPDATE, d.action());
         assertEquals("a3ViZWNvbmZpZw==", Json.string(d.desired(), "data", "config"));
     }
+
+    static Stream<Arguments> finalizers() {
+        return Stream.of(
+                Arguments.of("added after the others", "[\"other.io/keep\"]", true,
+                        "[\"other.io/keep\",\"tenantplane.io/cleanup\"]", Reasons.FINALIZER_ADDED),
+                Arguments.of("added once, where it was already", "[\"tenantplane.io/cleanup\",\"other.io/keep\"]",
+                        true, "[\"other.io/keep\",\"tenantplane.io/cleanup\"]", Reasons.FINALIZER_ADDED),
+                Arguments.of("added to none", null, true, "[\"tenantplane.io/cleanup\"]", Reasons.FINALIZER_ADDED),
+                Arguments.of("removed, the others kept in order",
+                        "[\"a.io/x\",\"tenantplane.io/cleanup\",\"b.io/y\"]", false, "[\"a.io/x\",\"b.io/y\"]",
+                        Reasons.FINALIZER_REMOVED));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("finalizers")
+    void theCleanupFinalizerIsAddedOrRemovedAndNoOtherTouched(String name, String before, boolean add, String after,
+                                                              String reason) {
+        JsonObject tc = json("""
+                {"apiVersion":"tenantplane.io/v1alpha1","kind":"TenantCluster",
+                 "metadata":{"name":"dev","namespace":"team-dev","resourceVersion":"4"}}""");
+        if (before != null) {
+            tc.getAsJsonObject("metadata").add("finalizers", JsonParser.parseString(before));
+        }
+        Decision d = ProvisionPlan.finalizer(tc, "tenantplane.io/cleanup", add);
+
+        assertEquals(Action.UPDATE, d.action());
+        assertEquals(reason, d.reason());
+        assertEquals(JsonParser.parseString(after), d.desired().getAsJsonObject("metadata").get("finalizers"));
+        assertEquals(tc, d.observed(), "an update of the TenantCluster as read");
+        assertEquals(before == null ? null : JsonParser.parseString(before),
+                tc.getAsJsonObject("metadata").get("finalizers"), "what was read is untouched");
+    }
+
+    @org.junit.jupiter.api.Test
+    void retiringDeletingWithTheTenantAndReplacingAStatefulSetDeleteWhatWasRead() {
+        JsonObject found = json(OURS);
+        Decision retired = ProvisionPlan.retire(found, Reasons.JOIN_TOKEN_RETIRED, "is no longer published");
+        assertEquals(Action.DELETE, retired.action());
+        assertEquals(new Decision.HostRef("team-dev", "dev-api"), retired.host());
+        assertEquals("Service team-dev/dev-api is no longer published, so it is deleted", retired.message());
+        assertEquals(found, retired.observed());
+
+        Decision gone = ProvisionPlan.deleteWithTenant(found, "control plane");
+        assertEquals(Reasons.TENANT_DELETED, gone.reason());
+        assertEquals("Service team-dev/dev-api (control plane) is deleted with tenant dev", gone.message());
+
+        JsonObject sts = json("""
+                {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"dev-control-plane",
+                 "namespace":"team-dev","uid":"s1","resourceVersion":"9"}}""");
+        Decision refused = Decision.update("StatefulSet", null, new Decision.HostRef("team-dev", "dev-control-plane"),
+                Reasons.OUT_OF_SYNC, "m", sts, sts);
+        Decision replace = ProvisionPlan.replaceStatefulSet(refused);
+        assertEquals(Action.DELETE, replace.action());
+        assertEquals(Reasons.STATEFULSET_REPLACED, replace.reason());
+        assertEquals("Orphan", Json.string(replace.desired(), "propagationPolicy"), "its pods keep running");
+        assertEquals(sts, replace.observed(), "uid and resourceVersion guard the delete");
+
+        Decision create = ProvisionPlan.createTenantCluster("team-dev", "dev", json("{\"kind\":\"TenantCluster\"}"));
+        assertEquals(Action.CREATE, create.action());
+        assertEquals(Reasons.NOT_ON_HOST, create.reason());
+    }
 }
