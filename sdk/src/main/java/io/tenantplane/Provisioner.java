@@ -324,7 +324,7 @@ final class Provisioner {
             }
             report(key, o, outcomes);
             JsonObject left = switch (o) {
-                case Outcome.Applied a -> a.result();
+                case Outcome.Applied a when a.decision().action() != Action.DELETE -> a.result();
                 case Outcome.NotWritten n when n.decision().action() == Action.UNCHANGED -> n.decision().observed();
                 default -> null;
             };
