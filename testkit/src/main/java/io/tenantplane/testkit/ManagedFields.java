@@ -101,7 +101,69 @@ final class ManagedFields {
             boolean changed = previous == null || !mine.equals(previous.fields());
             out.add(withFields(me, mine, changed || previous.time() == null ? now : previous.time()));
         }
-        return out;
+        return capUpdateManagers(out);
+    }
+
+    /** {@code DefaultMaxUpdateManagers} of {@code fieldmanager.go}. */
+    static final int MAX_UPDATE_MANAGERS = 10;
+
+    /**
+     * {@code capManagersManager.capUpdateManagers} ({@code managedfields/internal/capmanagers.go}): when more than
+     * {@link #MAX_UPDATE_MANAGERS} entries come from updates, the oldest (by time in seconds, then by identifier) are
+     * merged, per API version, into one {@code ancient-changes} entry until the cap holds; applied entries stay.
+     */
+    static List<Entry> capUpdateManagers(List<Entry> managed) {
+        List<Entry> updaters = new ArrayList<>(managed.stream().filter(e -> !"Apply".equals(e.operation())).toList());
+        if (updaters.size() <= MAX_UPDATE_MANAGERS) {
+            return managed;
+        }
+        updaters.sort(Comparator.comparingLong((Entry e) -> seconds(e.time())).thenComparing(ManagedFields::identifier));
+        Map<String, Entry> byId = new LinkedHashMap<>();
+        managed.forEach(e -> byId.put(identifier(e), e));
+        Map<String, String> versionToFirst = new java.util.HashMap<>();
+        int length = updaters.size();
+        for (int i = 0; i < updaters.size() && length > MAX_UPDATE_MANAGERS; i++) {
+            Entry m = updaters.get(i);
+            String version = m.apiVersion();
+            Entry bucketIdentity = new Entry("ancient-changes", "Update", version, "", null, Set.of());
+            String bucket = identifier(bucketIdentity);
+            String first = versionToFirst.get(version);
+            if (first == null) {
+                versionToFirst.put(version, identifier(m));
+                continue;
+            }
+            if (!byId.containsKey(bucket)) {
+                Entry moved = byId.remove(first);
+                byId.put(bucket, withFields(bucketIdentity, moved.fields(), moved.time()));
+            }
+            Set<List<String>> union = new HashSet<>(m.fields());
+            union.addAll(byId.get(bucket).fields());
+            byId.put(bucket, withFields(bucketIdentity, union, m.time()));
+            // As upstream: the merged entry goes, whatever it is (the bucket too, should it be the one merged).
+            byId.remove(identifier(m));
+            length--;
+        }
+        return new ArrayList<>(byId.values());
+    }
+
+    /** {@code BuildManagerIdentifier}: the entry's identity fields as JSON, in the struct's field order. */
+    private static String identifier(Entry e) {
+        StringBuilder b = new StringBuilder("{");
+        java.util.function.BiConsumer<String, String> field = (k, v) -> {
+            if (!v.isEmpty()) {
+                b.append(b.length() > 1 ? "," : "").append('"').append(k).append("\":")
+                        .append(Json.text(new com.google.gson.JsonPrimitive(v)));
+            }
+        };
+        field.accept("manager", e.manager());
+        field.accept("operation", e.operation());
+        field.accept("apiVersion", "Apply".equals(e.operation()) ? "" : e.apiVersion());
+        field.accept("subresource", e.subresource());
+        return b.append('}').toString();
+    }
+
+    private static long seconds(String time) {
+        return time == null ? 0 : java.time.Instant.parse(time).getEpochSecond();
     }
 
     /** The object and managed fields after an apply: merge, prune what the applier dropped, settle conflicts. */

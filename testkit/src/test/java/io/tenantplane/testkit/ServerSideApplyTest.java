@@ -113,6 +113,40 @@ class ServerSideApplyTest {
                 again.json().getAsJsonObject("metadata").get("resourceVersion"), "an unchanged apply writes nothing");
     }
 
+    /**
+     * {@code capManagersManager} (capmanagers.go): past ten managers from updates, the oldest are merged into one
+     * {@code ancient-changes} entry per API version; what they own stays owned, by the bucket.
+     */
+    @Test
+    void elevenUpdateManagersAreCappedAtTenByMergingTheOldestIntoAncientChanges() throws Exception {
+        Clients.Raw applied = apply("/api/v1/namespaces/default/configmaps/many", "deployer", false, """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: many}
+                data: {applied: "yes"}
+                """);
+        assertEquals(201, applied.code(), applied.body());
+        JsonObject last = null;
+        for (int i = 0; i < 11; i++) {
+            Clients.Raw r = Clients.raw(client, "PATCH", "/api/v1/namespaces/default/configmaps/many?fieldManager=m"
+                    + String.format("%02d", i), "application/merge-patch+json",
+                    "{\"data\":{\"k" + i + "\":\"v\"}}");
+            assertEquals(200, r.code(), r.body());
+            last = r.json();
+        }
+        List<String> managers = new ArrayList<>();
+        last.getAsJsonObject("metadata").getAsJsonArray("managedFields")
+                .forEach(e -> managers.add(e.getAsJsonObject().get("manager").getAsString()));
+        assertEquals(11, managers.size(), managers::toString);
+        assertTrue(managers.contains("deployer"), "an applier is never merged");
+        assertTrue(managers.contains("ancient-changes") && !managers.contains("m00") && !managers.contains("m01"),
+                managers::toString);
+        assertEquals(JsonParser.parseString("{\"f:data\":{\"f:k0\":{},\"f:k1\":{}}}"),
+                entry(last, "ancient-changes", "Update").get("fieldsV1"), "the bucket owns what the merged owned");
+        assertEquals("v1", entry(last, "ancient-changes", "Update").get("apiVersion").getAsString());
+        assertTrue(managers.contains("m10") && managers.contains("m02"), managers::toString);
+    }
+
     @Test
     void applyNeedsAFieldManagerAndForceIsForApplyAlone() throws Exception {
         Clients.Raw noManager = Clients.raw(client, "PATCH", "/api/v1/namespaces/default/configmaps/a", APPLY,
