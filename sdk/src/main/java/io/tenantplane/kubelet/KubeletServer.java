@@ -65,7 +65,9 @@ import okhttp3.Response;
  * to a kubelet (it translates kubectl's WebSocket, {@code StreamTranslatorProxy}), relayed to the host copy through
  * the host API's WebSocket subresources ({@link StreamRelay}); {@link Builder#allowExec} turns them off.
  * {@code /stats/summary} and {@code /metrics/...} (what metrics-server 0.6+ scrapes) are refused (501) with the
- * reason: every mirror points at this one address, so a call cannot say which node it asks about.
+ * reason: metrics-server calls every node's kubelet itself and every mirror points at this one address, so its call
+ * cannot say which node it asks about; and answering from the host node's kubelet would need {@code nodes/proxy} on
+ * the host, which reaches every kubelet API of every host node.
  *
  * <p><b>Bounds.</b> At most {@link Builder#maxStreamsPerTenant} calls per tenant and {@link Builder#maxStreams} in
  * all at once (429 beyond); a call that moves no byte for {@link Builder#idleTimeout} is closed. Each call has its
@@ -284,11 +286,16 @@ public final class KubeletServer implements AutoCloseable {
             }
             case "stats", "metrics" -> {
                 // /stats/summary (older metrics-server, kubectl's node proxy) and /metrics/resource (metrics-server
-                // 0.6+): both are about one node, and the call does not say which.
+                // 0.6+): both are about one node. metrics-server calls each node's kubelet itself, and every mirror
+                // names this one endpoint, so its call does not say which node; a call through the tenant API's node
+                // proxy does (X-Forwarded-Uri), but the answer would have to come from the host node's kubelet, through
+                // the host API's nodes/proxy, which reaches every kubelet API of every host node, exec included.
                 return text(ex, 501, "NotServed", "tenantplane's kubelet endpoint does not serve " + call.path()
-                        + ": every node mirror of a tenant points at this one endpoint, so a stats call cannot say "
-                        + "which host node it asks about; read usage on the host (kubectl top pods -n "
-                        + tc.hostNamespace() + ")");
+                        + ": metrics-server calls each node's kubelet directly and every node mirror of a tenant "
+                        + "points at this one endpoint, so such a call cannot say which host node it asks about; "
+                        + "answering from the host node's kubelet would need nodes/proxy on the host, which reaches "
+                        + "every kubelet API of every host node (exec included), and tenantplane is not granted it; "
+                        + "read usage on the host (kubectl top pods -n " + tc.hostNamespace() + ")");
             }
             default -> {
                 return text(ex, 404, "NotServed", "tenantplane's kubelet endpoint serves containerLogs for node "
