@@ -45,9 +45,9 @@ import java.util.regex.Pattern;
  * Rules are compiled with {@code self} and {@code oldSelf} as {@code dyn}, with the libraries of the API server's base
  * environment ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}, 1.32) that exist here: CEL's
  * standard library, the strings extension (version 2), sets, optional types, two-variable comprehensions, and the
- * Kubernetes lists, regex, quantity, ip, cidr and URL libraries ({@link KubernetesCelLibrary}). The format library
- * and the cost budgets are not implemented, so a rule using it is refused when its CRD is created (never silently
- * accepted).
+ * Kubernetes lists, regex, quantity, ip, cidr, URL and format libraries ({@link KubernetesCelLibrary}). The cost
+ * budgets are not implemented: a CRD a real server refuses for its rules' estimated cost is accepted here. A rule
+ * using a function the testkit lacks is refused when its CRD is created (never silently accepted).
  */
 final class CelRules {
 

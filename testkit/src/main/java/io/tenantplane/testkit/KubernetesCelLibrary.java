@@ -18,7 +18,7 @@ import java.util.Objects;
 /**
  * The Kubernetes CEL libraries cel-java does not have, written after their upstream code
  * ({@code staging/src/k8s.io/apiserver/pkg/cel/library/lists.go}, {@code regex.go}, {@code quantity.go},
- * {@code ip.go}, {@code cidr.go} and {@code urls.go}), as the
+ * {@code ip.go}, {@code cidr.go}, {@code urls.go} and {@code format.go}), as the
  * API server's base environment adds them ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}):
  * <ul>
  *   <li>lists: {@code isSorted()}, {@code sum()}, {@code min()}, {@code max()}, {@code indexOf(e)},
@@ -27,7 +27,8 @@ import java.util.Objects;
  *   <li>quantity: {@code quantity(s)}, {@code isQuantity(s)}, {@code sign(q)} and the comparisons, conversions and
  *   sums of {@link #QUANTITY} values ({@link Quantity});</li>
  *   <li>ip and cidr: addresses and prefixes ({@link #IP}, {@link #CIDR}, {@link NetAddresses});</li>
- *   <li>urls: {@code url(s)}, {@code isURL(s)} and the parts of a {@link #URL} ({@link GoUrl}).</li>
+ *   <li>urls: {@code url(s)}, {@code isURL(s)} and the parts of a {@link #URL} ({@link GoUrl});</li>
+ *   <li>format: {@code format.<name>()}, {@code format.named(name)}, {@code validate(s)} ({@link NamedFormat}).</li>
  * </ul>
  * Regular expressions run with RE2 (re2j), as the server's Go {@code regexp}: backreferences and lookaround are
  * refused there as here.
@@ -48,6 +49,44 @@ final class KubernetesCelLibrary {
         out.addAll(quantityDeclarations());
         out.addAll(netDeclarations());
         out.addAll(urlDeclarations());
+        out.addAll(formatDeclarations());
+        return out;
+    }
+
+    /** The {@code kubernetes.NamedFormat} type of the format library ({@code apiservercel.FormatType}). */
+    static final OpaqueType FORMAT = OpaqueType.create("kubernetes.NamedFormat");
+
+    /**
+     * The format library ({@code staging/src/k8s.io/apiserver/pkg/cel/library/format.go}, in the base environment
+     * from 1.31): {@code format.<name>()} for each named format, {@code format.named(name)} (an optional format) and
+     * {@code <format>.validate(s)} (none when valid, else the problems), with the formats of {@link NamedFormat}.
+     */
+    private static List<CelFunctionDecl> formatDeclarations() {
+        List<CelFunctionDecl> out = new ArrayList<>();
+        for (String name : NamedFormat.ALL.keySet()) {
+            out.add(CelFunctionDecl.newFunctionDeclaration("format." + name,
+                    CelOverloadDecl.newGlobalOverload("format." + name, FORMAT)));
+        }
+        out.add(CelFunctionDecl.newFunctionDeclaration("format.named",
+                CelOverloadDecl.newGlobalOverload("format-named", dev.cel.common.types.OptionalType.create(FORMAT),
+                        SimpleType.STRING)));
+        out.add(CelFunctionDecl.newFunctionDeclaration("validate",
+                CelOverloadDecl.newMemberOverload("format-validate", dev.cel.common.types.OptionalType.create(
+                        ListType.create(SimpleType.STRING)), FORMAT, SimpleType.STRING)));
+        return out;
+    }
+
+    private static List<CelFunctionBinding> formatBindings() {
+        List<CelFunctionBinding> out = new ArrayList<>();
+        for (NamedFormat f : NamedFormat.ALL.values()) {
+            out.add(CelFunctionBinding.from("format." + f.name(), List.of(), args -> f));
+        }
+        out.add(CelFunctionBinding.from("format-named", String.class,
+                name -> java.util.Optional.ofNullable(NamedFormat.ALL.get(name))));
+        out.add(CelFunctionBinding.from("format-validate", NamedFormat.class, String.class, (f, s) -> {
+            List<String> problems = f.validate().apply(s);
+            return problems.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(problems);
+        }));
         return out;
     }
 
@@ -315,6 +354,7 @@ final class KubernetesCelLibrary {
         out.addAll(quantityBindings());
         out.addAll(netBindings());
         out.addAll(urlBindings());
+        out.addAll(formatBindings());
         return out;
     }
 

@@ -110,6 +110,38 @@ class CelLibrariesTest {
         assertEquals(List.of(), run(rule, "{\"name\":\"x\"}"), rule);
     }
 
+    /** The format library's examples and refusals ({@code format.go}), each a rule that holds. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "!format.dns1123Label().validate('my-label-name').hasValue()",
+            "format.dns1123Label().validate('My_Label').hasValue()",
+            "format.dns1123Label().validate('a.b').value() == ['must not contain dots']",
+            "!format.dns1123Subdomain().validate('apiextensions.k8s.io').hasValue()",
+            "!format.dns1035Label().validate('my-label-name').hasValue() "
+                    + "&& format.dns1035Label().validate('1abc').hasValue()",
+            "!format.qualifiedName().validate('apiextensions.k8s.io/v1beta1').hasValue() "
+                    + "&& format.qualifiedName().validate('/x').value() == ['prefix part must be non-empty']",
+            "!format.dns1123LabelPrefix().validate('my-label-prefix-').hasValue() "
+                    + "&& format.dns1123Label().validate('my-label-prefix-').hasValue()",
+            "!format.dns1123SubdomainPrefix().validate('mysubdomain.prefix.-').hasValue()",
+            "!format.dns1035LabelPrefix().validate('my-label-prefix-').hasValue()",
+            "!format.labelValue().validate('').hasValue() && format.labelValue().validate('-x').hasValue()",
+            "!format.uri().validate('http://example.com').hasValue() "
+                    + "&& format.uri().validate('../x').value()[0].endsWith('invalid URI for request')",
+            "!format.uuid().validate('123e4567-e89b-12d3-a456-426614174000').hasValue() "
+                    + "&& format.uuid().validate('x').value() == ['does not match the UUID format']",
+            "!format.byte().validate('aGVsbG8=').hasValue() && format.byte().validate('aGVsbG8').hasValue()",
+            "!format.date().validate('2021-01-01').hasValue() && format.date().validate('2021-02-30').hasValue()",
+            "!format.datetime().validate('2021-01-01T00:00:00Z').hasValue() "
+                    + "&& format.datetime().validate('2021-01-01T25:00:00Z').value() == ['invalid datetime']",
+            "format.named('dns1123Label').hasValue() && !format.named('nope').hasValue() "
+                    + "&& !format.named('dns1123Label').value().validate('ok').hasValue()",
+            "format.dns1123Label().validate(self.name).value().join('\\n').startsWith("
+                    + "'a lowercase RFC 1123 label must consist of')"})
+    void theFormatLibraryValidatesAsUpstreamsValidators(String rule) {
+        assertEquals(List.of(), run(rule, "{\"name\":\"Not_A_Label\"}"), rule);
+    }
+
     /** What {@code url.ParseRequestURI} refuses is the rule's evaluation error, with Go's message. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -174,7 +206,7 @@ class CelLibrariesTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "quantity(self.name).mul(2).isGreaterThan(quantity('1'))",
-            "format.dns1123Label().validate(self.name).hasValue()"})
+            "quantity(self.name).div(2).isGreaterThan(quantity('1'))"})
     void aRuleUsingALibraryTheTestkitLacksIsRefusedWhenItsCrdIsWritten(String rule) {
         List<ApiError.Cause> causes = run(rule, "{\"name\":\"1\"}");
         assertEquals(1, causes.size(), causes::toString);
