@@ -208,19 +208,13 @@ final class Converger {
     }
 
     /**
-     * The tenant API and DNS Services as the context hands them on from the provisioning just before this pass, in
-     * the order the pass reads them; null when the context has not got the API Service of this placement.
+     * The tenant API and DNS Services as the context hands them on from the provisioning just before this pass
+     * ({@link Options#tenantApi} picks each by name); null when they do not include the API Service of this placement.
      */
     private static List<JsonObject> handedOn(TenantContext ctx, ControlPlaneNames n) {
-        java.util.function.Function<String, JsonObject> named = name -> ctx.controlPlaneServices().stream()
-                .filter(o -> n.namespace().equals(Json.string(o, "metadata", "namespace"))
-                        && name.equals(Json.string(o, "metadata", "name"))).findFirst().orElse(null);
-        JsonObject api = named.apply(n.apiService());
-        if (api == null) {
-            return null;
-        }
-        JsonObject dns = named.apply(n.dnsService());
-        return dns == null ? List.of(api) : List.of(api, dns);
+        boolean api = ctx.controlPlaneServices().stream().anyMatch(o -> n.namespace().equals(
+                Json.string(o, "metadata", "namespace")) && n.apiService().equals(Json.string(o, "metadata", "name")));
+        return api ? ctx.controlPlaneServices() : null;
     }
 
     /**

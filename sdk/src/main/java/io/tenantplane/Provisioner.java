@@ -329,8 +329,7 @@ final class Provisioner {
                 default -> null;
             };
             if (left != null) {
-                now.put(Json.string(rendering, "kind") + "/" + Json.string(rendering, "metadata", "namespace") + "/"
-                        + Json.string(rendering, "metadata", "name"), left);
+                now.put(id(rendering), left);
             }
             if (IsolationRenderer.COMPONENT.equals(Json.labels(desired).get(ControlPlaneRenderer.COMPONENT_LABEL))
                     || !ProvisionPlan.owned(desired, tc.tenant())) {
@@ -387,9 +386,8 @@ final class Provisioner {
         });
         // Handed on only when this call knows every one it rendered (a failed write leaves the pass to read them).
         List<String> serviceKeys = Stream.of(names.apiService(), names.dnsService())
-                .map(n -> "Service/" + names.namespace() + "/" + n).filter(k -> rendered.stream().anyMatch(o ->
-                        k.equals(Json.string(o, "kind") + "/" + Json.string(o, "metadata", "namespace") + "/"
-                                + Json.string(o, "metadata", "name")))).toList();
+                .map(n -> "Service/" + names.namespace() + "/" + n)
+                .filter(k -> rendered.stream().map(Provisioner::id).anyMatch(k::equals)).toList();
         List<JsonObject> services = serviceKeys.stream().allMatch(now::containsKey)
                 ? serviceKeys.stream().map(now::get).toList() : List.of();
         return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration, context(w, r, services));

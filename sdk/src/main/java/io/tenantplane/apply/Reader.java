@@ -14,8 +14,9 @@ import java.util.Optional;
 /**
  * Reads objects of any kind from one API server as JSON, with the {@link ApiClient}'s own base path, TLS and
  * authentication. A list is read page by page; list items get their {@code apiVersion} and {@code kind} back (the
- * server leaves them out of items); every object read comes without {@code metadata.managedFields}. A read the server refuses throws {@link ReadFailedException}: a pass or a
- * migration step cannot plan on a partial view. The reading side of {@link Applier}; thread-safe.
+ * server leaves them out of items); every object read comes without {@code metadata.managedFields}. A read the
+ * server refuses throws {@link ReadFailedException}: a pass or a migration step cannot plan on a partial view. The
+ * reading side of {@link Applier}; thread-safe.
  */
 public final class Reader {
 

@@ -551,19 +551,15 @@ public final class EventObserver implements Observer, AutoCloseable {
     }
 
     private static Decision create(JsonObject event) {
-        return Decision.create("Event", null,
-                new Decision.HostRef(Json.string(event, "metadata", "namespace"),
-                        Json.string(event, "metadata", "name")),
-                Reasons.EVENT_RECORDED, "record a decision as an Event", event);
+        return Decision.create("Event", null, Decision.HostRef.of(event), Reasons.EVENT_RECORDED,
+                "record a decision as an Event", event);
     }
 
     private static Decision update(JsonObject current, long count, Instant lastObserved) {
         JsonObject next = current.deepCopy();
         next.add("series", series(count, lastObserved));
-        return Decision.update("Event", null,
-                new Decision.HostRef(Json.string(current, "metadata", "namespace"),
-                        Json.string(current, "metadata", "name")),
-                Reasons.EVENT_REPEATED, "count a repeated decision in the Event's series", next, current);
+        return Decision.update("Event", null, Decision.HostRef.of(current), Reasons.EVENT_REPEATED,
+                "count a repeated decision in the Event's series", next, current);
     }
 
     private static long seriesCount(JsonObject event) {

@@ -115,8 +115,7 @@ public final class Explainer {
      */
     public TraceResult trace(JsonObject hostObject) {
         String kind = Json.string(hostObject, "kind");
-        Decision.HostRef host = new Decision.HostRef(Json.string(hostObject, "metadata", "namespace"),
-                Json.string(hostObject, "metadata", "name"));
+        Decision.HostRef host = Decision.HostRef.of(hostObject);
         return switch (ReverseMapping.inspect(hostObject)) {
             case Ownership.Managed m -> new TraceResult.Managed(kind, host, m.source(), kind + " " + where(host)
                     + " is the host copy of " + m.source().describe() + " (verified: its name is the one computed from "

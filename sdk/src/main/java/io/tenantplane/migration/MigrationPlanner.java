@@ -962,13 +962,12 @@ public final class MigrationPlanner {
                 src = new Decision.SourceRef(tenant, m.source().virtualNamespace(), m.source().name(), m.source().uid());
             }
             return new StepDecision(StepDecision.Api.HOST, Decision.delete(Json.string(o, "kind"), src,
-                    new Decision.HostRef(Json.string(o, "metadata", "namespace"), name(o)), reason, message, null, o));
+                    Decision.HostRef.of(o), reason, message, null, o));
         }
 
         private StepDecision tenantWrite(Action action, JsonObject o, JsonObject desired, String reason, String message) {
-            String ns = Json.string(o, "metadata", "namespace");
-            Decision.SourceRef src = new Decision.SourceRef(tenant, ns, name(o), Json.string(o, "metadata", "uid"));
-            Decision.HostRef ref = new Decision.HostRef(ns, name(o));
+            Decision.SourceRef src = Decision.SourceRef.of(tenant, o);
+            Decision.HostRef ref = Decision.HostRef.of(o);
             String kind = Json.string(o, "kind");
             return new StepDecision(StepDecision.Api.TENANT, switch (action) {
                 case UPDATE -> Decision.update(kind, src, ref, reason, message, desired, o);

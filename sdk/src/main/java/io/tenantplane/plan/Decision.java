@@ -1,6 +1,7 @@
 package io.tenantplane.plan;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
 import java.util.Objects;
 
 /**
@@ -140,9 +141,20 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
 
     /** Identity of a tenant object: tenant, virtual namespace (null for cluster-scoped kinds) and name. */
     public record SourceRef(String tenant, String virtualNamespace, String name, String uid) {
+
+        /** The identity of {@code tenantObject}, a tenant object of {@code tenant}, from its metadata. */
+        public static SourceRef of(String tenant, JsonObject tenantObject) {
+            return new SourceRef(tenant, Json.string(tenantObject, "metadata", "namespace"),
+                    Json.string(tenantObject, "metadata", "name"), Json.string(tenantObject, "metadata", "uid"));
+        }
     }
 
     /** Identity of a host object: namespace (null for cluster-scoped kinds) and name. */
     public record HostRef(String namespace, String name) {
+
+        /** The identity of {@code object} from its metadata. */
+        public static HostRef of(JsonObject object) {
+            return new HostRef(Json.string(object, "metadata", "namespace"), Json.string(object, "metadata", "name"));
+        }
     }
 }

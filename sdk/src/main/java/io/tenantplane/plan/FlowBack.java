@@ -39,7 +39,8 @@ public final class FlowBack {
         JsonArray ips = new JsonArray();
         ips.add(hostIp);
         spec.add("clusterIPs", hostIps != null && hostIps.isJsonArray() ? hostIps.deepCopy() : ips);
-        return Optional.of(Decision.update("Service", source(tenant, tenantService), host(hostService),
+        return Optional.of(Decision.update("Service", Decision.SourceRef.of(tenant, tenantService),
+                Decision.HostRef.of(hostService),
                 Reasons.CLUSTER_IP_FROM_HOST, describe(tenant, tenantService) + " takes the ClusterIP " + hostIp
                 + " of its host copy " + where(hostService) + " (it had " + own + ", which the host does not route): "
                 + "the tenant Service is created again with it, a ClusterIP never changes in place", desired,
@@ -65,7 +66,8 @@ public final class FlowBack {
      * executor posts a {@code Binding}.
      */
     public static Decision binding(String tenant, JsonObject tenantPod, JsonObject hostPod, String node) {
-        return Decision.binding(source(tenant, tenantPod), host(hostPod), Reasons.BOUND_TO_NODE,
+        return Decision.binding(Decision.SourceRef.of(tenant, tenantPod), Decision.HostRef.of(hostPod),
+                Reasons.BOUND_TO_NODE,
                 describe(tenant, tenantPod) + " is bound to node " + node + ", where the host scheduled its copy "
                         + where(hostPod), tenantPod);
     }
@@ -96,18 +98,9 @@ public final class FlowBack {
         JsonObject desired = tenantObject.deepCopy();
         desired.add("status", hostStatus);
         String phase = Json.string(hostStatus, "phase");
-        return Optional.of(Decision.update(kind, source(tenant, tenantObject), host(host),
+        return Optional.of(Decision.update(kind, Decision.SourceRef.of(tenant, tenantObject), Decision.HostRef.of(host),
                 Reasons.STATUS_FROM_HOST, describe(tenant, tenantObject) + " takes the status of its host copy "
                 + where(host) + (phase == null ? "" : " (phase " + phase + ")"), desired, tenantObject));
-    }
-
-    private static Decision.SourceRef source(String tenant, JsonObject tenantObject) {
-        return new Decision.SourceRef(tenant, Json.string(tenantObject, "metadata", "namespace"),
-                Json.string(tenantObject, "metadata", "name"), Json.string(tenantObject, "metadata", "uid"));
-    }
-
-    private static Decision.HostRef host(JsonObject host) {
-        return new Decision.HostRef(Json.string(host, "metadata", "namespace"), Json.string(host, "metadata", "name"));
     }
 
     private static String describe(String tenant, JsonObject tenantObject) {

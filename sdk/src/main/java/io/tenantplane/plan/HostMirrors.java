@@ -1,6 +1,5 @@
 package io.tenantplane.plan;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
@@ -74,7 +73,7 @@ public final class HostMirrors {
             }
             inTenant.entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .filter(e -> !selected.containsKey(e.getKey()) && isMirror(e.getValue()))
-                    .forEach(e -> out.add(Decision.delete(kind, source(tenant, e.getValue()),
+                    .forEach(e -> out.add(Decision.delete(kind, Decision.SourceRef.of(tenant, e.getValue()),
                             new Decision.HostRef(null, e.getKey()), Reasons.MIRROR_NOT_SELECTED,
                             kind + " " + e.getKey() + " mirrored into tenant " + tenant + " is no longer a selected "
                                     + "host object (gone from the host, or left the SyncPolicy's fromHost selection); "
@@ -92,17 +91,17 @@ public final class HostMirrors {
                             + " (read-only: edits made in the tenant are undone)", desired);
         }
         if (!isMirror(current)) {
-            return Decision.conflict(kind, source(tenant, current), ref, Reasons.FOREIGN_OBJECT,
+            return Decision.conflict(kind, Decision.SourceRef.of(tenant, current), ref, Reasons.FOREIGN_OBJECT,
                     "tenant " + tenant + " has its own " + kind + " " + name + "; the host's " + kind + " of that "
                             + "name is not mirrored over it (rename or delete the tenant's to see the host's)",
                     current);
         }
         List<Differences.Difference> diffs = Differences.of(desired, current);
         if (diffs.isEmpty() && sameKeys(desired, current)) {
-            return Decision.unchanged(kind, source(tenant, current), ref, Reasons.IN_SYNC,
+            return Decision.unchanged(kind, Decision.SourceRef.of(tenant, current), ref, Reasons.IN_SYNC,
                     kind + " " + name + " in tenant " + tenant + " mirrors the host's as it is", desired, current);
         }
-        return Decision.update(kind, source(tenant, current), ref, Reasons.MIRRORED_FROM_HOST,
+        return Decision.update(kind, Decision.SourceRef.of(tenant, current), ref, Reasons.MIRRORED_FROM_HOST,
                 kind + " " + name + " in tenant " + tenant + " takes the host's again: "
                         + (diffs.isEmpty() ? "the tenant's copy has fields the host's has not"
                         : Differences.summary(diffs, 3)), desired, current);
@@ -154,11 +153,5 @@ public final class HostMirrors {
     public static boolean isMirror(JsonObject tenantObject) {
         return ReverseMapping.MANAGED_BY_VALUE.equals(Json.labels(tenantObject).get(ReverseMapping.MANAGED_BY))
                 && MIRROR_VALUE.equals(Json.annotations(tenantObject).get(MIRROR));
-    }
-
-    private static Decision.SourceRef source(String tenant, JsonObject t) {
-        JsonElement uid = Json.object(t, "metadata") == null ? null : Json.object(t, "metadata").get("uid");
-        return new Decision.SourceRef(tenant, null, Json.string(t, "metadata", "name"),
-                uid == null || uid.isJsonNull() ? null : uid.getAsString());
     }
 }

@@ -265,8 +265,7 @@ public final class Planner {
                 TransformResult.Rejected r = (TransformResult.Rejected) transformer.transform(o);
                 String kind = Json.string(o, "kind");
                 out.add(Decision.error(kind == null || kind.isEmpty() ? "Unknown" : kind,
-                        new Decision.SourceRef(s.tenant(), Json.string(o, "metadata", "namespace"),
-                                Json.string(o, "metadata", "name"), Json.string(o, "metadata", "uid")),
+                        Decision.SourceRef.of(s.tenant(), o),
                         null, r.reason(), r.message()));
                 return null;
             }

@@ -113,8 +113,7 @@ public final class PodLifecycle {
             JsonObject options = new JsonObject();
             options.addProperty("gracePeriodSeconds", 0);
             String hostName = HostNames.hostName(name, ns, tenant);
-            out.add(Decision.delete("Pod", new Decision.SourceRef(tenant, ns, name,
-                    Json.string(pod, "metadata", "uid")), null, Reasons.POD_FINALIZED,
+            out.add(Decision.delete("Pod", Decision.SourceRef.of(tenant, pod), null, Reasons.POD_FINALIZED,
                     "Pod " + ns + "/" + name + " of tenant " + tenant + " is finalized: its host copy " + hostNamespace
                             + "/" + hostName + " is gone, so it is deleted with grace period 0, as the kubelet of node "
                             + node + " would", options, pod));

@@ -101,27 +101,25 @@ record NamedFormat(String name, Function<String, List<String>> validate) {
     }
 
     static List<String> dns1123Subdomain(String s) {
-        List<String> errs = new ArrayList<>();
-        if (s.length() > 253) {
-            errs.add("must be no more than 253 characters");
-        }
-        if (!matches(DNS1123_SUBDOMAIN, s)) {
-            errs.add(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, "
-                    + "'-' or '.', and must start and end with an alphanumeric character", DNS1123_SUBDOMAIN,
-                    "example.com"));
-        }
-        return errs;
+        return bounded(s, 253, DNS1123_SUBDOMAIN, regexError("a lowercase RFC 1123 subdomain must consist of lower "
+                + "case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+                DNS1123_SUBDOMAIN, "example.com"));
     }
 
     static List<String> dns1035Label(String s) {
+        return bounded(s, 63, DNS1035_LABEL, regexError("a DNS-1035 label must consist of lower case alphanumeric "
+                + "characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+                DNS1035_LABEL, "my-name", "abc-123"));
+    }
+
+    /** The shape of most upstream validators: at most {@code max} characters, and the whole matching {@code regex}. */
+    private static List<String> bounded(String s, int max, String regex, String regexError) {
         List<String> errs = new ArrayList<>();
-        if (s.length() > 63) {
-            errs.add("must be no more than 63 characters");
+        if (s.length() > max) {
+            errs.add("must be no more than " + max + " characters");
         }
-        if (!matches(DNS1035_LABEL, s)) {
-            errs.add(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start "
-                    + "with an alphabetic character, and end with an alphanumeric character", DNS1035_LABEL,
-                    "my-name", "abc-123"));
+        if (!matches(regex, s)) {
+            errs.add(regexError);
         }
         return errs;
     }
@@ -161,16 +159,9 @@ record NamedFormat(String name, Function<String, List<String>> validate) {
 
     /** {@code IsValidLabelValue}. */
     static List<String> labelValue(String s) {
-        List<String> errs = new ArrayList<>();
-        if (s.length() > 63) {
-            errs.add("must be no more than 63 characters");
-        }
-        if (!matches(LABEL_VALUE, s)) {
-            errs.add(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', "
-                    + "'_' or '.', and must start and end with an alphanumeric character", LABEL_VALUE, "MyValue",
-                    "my_value", "12345"));
-        }
-        return errs;
+        return bounded(s, 63, LABEL_VALUE, regexError("a valid label must be an empty string or consist of "
+                + "alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+                LABEL_VALUE, "MyValue", "my_value", "12345"));
     }
 
     /** strfmt's {@code byte}: Go's {@code base64.StdEncoding.DecodeString} succeeds (padding required). */
