@@ -38,14 +38,17 @@ final class KubeletSection {
     /** A log read through the endpoint should cost at most this much more than from the host directly. */
     static final double TARGET_RATIO = 2.0;
 
-    /** Tenants, open streams (spread over the tenants), log lines and read repetitions. */
-    record Config(int tenants, int streams, int logLines, int reads) {
+    /**
+     * Tenants, open streams (spread over the tenants), log lines, timed read repetitions and the untimed ones before
+     * them (both paths warmed alike, so the figure compares compiled code with compiled code, not the JIT's start).
+     */
+    record Config(int tenants, int streams, int logLines, int reads, int warmups) {
         static Config full() {
-            return new Config(300, 200, 100_000, 7);
+            return new Config(300, 200, 100_000, 9, 9);
         }
 
         static Config quick() {
-            return new Config(20, 20, 5_000, 3);
+            return new Config(20, 20, 5_000, 3, 1);
         }
     }
 
@@ -133,24 +136,28 @@ final class KubeletSection {
                 HttpClient viaEndpoint = HttpClient.newBuilder().sslContext(tls.get(0)).build();
                 String endpoint = "https://localhost:" + server.port() + "/containerLogs/default/web/app";
                 long bytes = 0;
-                for (int i = 0; i < c.reads(); i++) {
+                for (int i = -c.warmups(); i < c.reads(); i++) {
                     long s = System.nanoTime();
                     bytes = plain.send(HttpRequest.newBuilder(URI.create(direct)).build(),
                             HttpResponse.BodyHandlers.ofByteArray()).body().length;
-                    base[i] = (System.nanoTime() - s) / 1e6;
+                    double hostMs = (System.nanoTime() - s) / 1e6;
                     s = System.nanoTime();
                     long got = viaEndpoint.send(HttpRequest.newBuilder(URI.create(endpoint)).build(),
                             HttpResponse.BodyHandlers.ofByteArray()).body().length;
-                    through[i] = (System.nanoTime() - s) / 1e6;
+                    double endpointMs = (System.nanoTime() - s) / 1e6;
                     if (got != bytes) {
                         throw new IllegalStateException("the endpoint gave " + got + " bytes, the host " + bytes);
+                    }
+                    if (i >= 0) {
+                        base[i] = hostMs;
+                        through[i] = endpointMs;
                     }
                 }
                 // Probe: the same reads with a raw socket client (no HTTP client library) on both sides.
                 double[] rawBase = new double[c.reads()];
                 double[] rawThrough = new double[c.reads()];
                 java.net.URI hu = URI.create(host.url());
-                for (int i = 0; i < c.reads(); i++) {
+                for (int i = -c.warmups(); i < c.reads(); i++) {
                     long s0 = System.nanoTime();
                     try (java.net.Socket sock = new java.net.Socket(hu.getHost(), hu.getPort())) {
                         sock.getOutputStream().write(("GET /api/v1/namespaces/" + ns + "/pods/" + first
@@ -158,7 +165,7 @@ final class KubeletSection {
                                 .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
                         sock.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
                     }
-                    rawBase[i] = (System.nanoTime() - s0) / 1e6;
+                    double hostMs = (System.nanoTime() - s0) / 1e6;
                     s0 = System.nanoTime();
                     try (java.net.Socket sock = tls.get(0).getSocketFactory().createSocket("localhost",
                             server.port())) {
@@ -166,7 +173,10 @@ final class KubeletSection {
                                 + "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
                         sock.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
                     }
-                    rawThrough[i] = (System.nanoTime() - s0) / 1e6;
+                    if (i >= 0) {
+                        rawBase[i] = hostMs;
+                        rawThrough[i] = (System.nanoTime() - s0) / 1e6;
+                    }
                 }
                 double b = median(base);
                 double m = median(through);
@@ -177,6 +187,13 @@ final class KubeletSection {
                 figures.add(Figure.plain("The same read with a bare socket client (no HTTP library): endpoint over "
                         + "TLS against the host API over plain HTTP", Figure.number(median(rawThrough)) + " ms vs "
                         + Figure.number(median(rawBase)) + " ms", REPRODUCE));
+                // What one loopback TLS hop costs on this machine by itself: the same bytes over a TLS connection with
+                // the endpoint's kind of credentials, against a plain one (bare sockets, warmed alike).
+                SSLContext servingTls = ca.context(ca.issueServing(List.of("localhost"), Duration.ofDays(1)));
+                double[] hop = transfer(servingTls, tls.get(0), (int) bytes, c.warmups(), c.reads());
+                figures.add(Figure.plain("The same bytes over one loopback TLS connection against a plain one (bare "
+                        + "sockets): the TLS hop alone", Figure.number(hop[1]) + " ms vs " + Figure.number(hop[0])
+                        + " ms", REPRODUCE));
 
                 // Open follow streams, spread over the tenants.
                 List<InputStream> open = new ArrayList<>();
@@ -251,6 +268,52 @@ final class KubeletSection {
             samples[i] = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / MIB;
         }
         return median(samples);
+    }
+
+    /**
+     * Medians of sending {@code size} bytes over loopback, plain (index 0) and TLS with the given contexts (index 1),
+     * each read to the end by a bare socket client, after {@code warmups} untimed rounds.
+     */
+    private static double[] transfer(SSLContext server, SSLContext client, int size, int warmups, int reads)
+            throws Exception {
+        byte[] data = new byte[size];
+        Arrays.fill(data, (byte) 'x');
+        double[][] ms = new double[2][reads];
+        try (java.net.ServerSocket plain = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                javax.net.ssl.SSLServerSocket secure = (javax.net.ssl.SSLServerSocket) server.getServerSocketFactory()
+                        .createServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            secure.setNeedClientAuth(true);
+            for (java.net.ServerSocket listening : List.of(plain, secure)) {
+                Thread.ofVirtual().start(() -> {
+                    while (!listening.isClosed()) {
+                        try (java.net.Socket s = listening.accept()) {
+                            java.io.OutputStream out = new java.io.BufferedOutputStream(s.getOutputStream(), 64 * 1024);
+                            out.write(data);
+                            out.flush();
+                        } catch (java.io.IOException e) {
+                            // closed at the end of the probe
+                        }
+                    }
+                });
+            }
+            for (int i = -warmups; i < reads; i++) {
+                for (int tlsHop = 0; tlsHop < 2; tlsHop++) {
+                    long s0 = System.nanoTime();
+                    try (java.net.Socket sock = tlsHop == 0
+                            ? new java.net.Socket(InetAddress.getLoopbackAddress(), plain.getLocalPort())
+                            : client.getSocketFactory().createSocket(InetAddress.getLoopbackAddress(),
+                                    secure.getLocalPort())) {
+                        if (sock.getInputStream().transferTo(java.io.OutputStream.nullOutputStream()) != size) {
+                            throw new IllegalStateException("the probe read fewer bytes than were sent");
+                        }
+                    }
+                    if (i >= 0) {
+                        ms[tlsHop][i] = (System.nanoTime() - s0) / 1e6;
+                    }
+                }
+            }
+        }
+        return new double[] {median(ms[0]), median(ms[1])};
     }
 
     private static double median(double[] v) {
