@@ -3,6 +3,7 @@ package io.tenantplane;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Execution;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
@@ -310,7 +311,8 @@ final class Converger {
         private final Applier tenantApplier;
         private final ApiClient tenantClient;
         private final Observer.PassScope scope;
-        private final List<Outcome> outcomes = new ArrayList<>();
+        /** Where every outcome of the pass is reported, and listed for its report. */
+        private final Execution exec;
         private final Map<String, Boolean> mirroredNodes = new HashMap<>();
         /** The host applier of this tenant's passes, behind the shared client-side rate limit. */
         private final Applier hostWrites;
@@ -328,6 +330,7 @@ final class Converger {
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
             this.scope = scope;
+            this.exec = Execution.of(key, observer, scope);
             this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
         }
 
@@ -419,7 +422,7 @@ final class Converger {
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
             tendNodeMirrors(podsListed ? tenantObjects : null);
             mirrorFromHost(mirrorKinds, hostObjects);
-            return List.copyOf(outcomes);
+            return exec.outcomes();
         }
 
         /**
@@ -532,7 +535,7 @@ final class Converger {
                     if (o instanceof Outcome.Failed f && f.code() == 422 && d.action() == Action.UPDATE) {
                         o = tenantApplier.recreate(d);
                     }
-                    report(o, kindScope);
+                    exec.in(kindScope).report(o);
                 } finally {
                     kindScope.close();
                 }
@@ -602,7 +605,7 @@ final class Converger {
                     .toList();
             flowBack(ofKind);
             finalizePods(ofKind, hostObjects);
-            return List.copyOf(outcomes);
+            return exec.outcomes();
         }
 
         private TransformOptions withPodIps(List<JsonObject> hostObjects) {
@@ -634,7 +637,7 @@ final class Converger {
                         currentKind = d.kind();
                         kindScope = scope.kind(currentKind);
                     }
-                    report(applyOne(d, snapshot), kindScope);
+                    exec.in(kindScope).report(applyOne(d, snapshot));
                 }
             } finally {
                 kindScope.close();
@@ -685,26 +688,16 @@ final class Converger {
                 scopes.computeIfAbsent(d.kind(), scope::kind);
             }
             Outcome[] results = new Outcome[wave.size()];
-            int before = outcomes.size();
             try {
                 Bounded.run(wave.size(), writeConcurrency, "tenantplane-write-" + key.name(), i -> {
                     Decision d = wave.get(i);
                     Outcome o = applyOne(d, snapshot);
                     results[i] = o;
-                    synchronized (outcomes) {
-                        report(o, scopes.get(d.kind()));
-                    }
+                    exec.in(scopes.get(d.kind())).announce(o);
                 });
             } finally {
                 scopes.values().forEach(Observer.PassScope::close);
-                synchronized (outcomes) {
-                    outcomes.subList(before, outcomes.size()).clear();
-                    for (Outcome o : results) {
-                        if (o != null) {
-                            outcomes.add(o);
-                        }
-                    }
-                }
+                exec.list(java.util.Arrays.stream(results).filter(java.util.Objects::nonNull).toList());
             }
         }
 
@@ -731,12 +724,6 @@ final class Converger {
             return planner.planObject(fresh, stale.kind(), stale.host().name()).orElse(null);
         }
 
-        private void report(Outcome o, Observer.PassScope kindScope) {
-            outcomes.add(o);
-            kindScope.decision(o);
-            observer.decision(key, o);
-        }
-
         /**
          * Mints the tokens of each token Secret to write (TokenRequest on the tenant API, bound to the tenant Pod) and
          * writes the Secret with them, the tenant API's CA and the virtual namespace, before the Pods that mount it.
@@ -753,8 +740,8 @@ final class Converger {
             try {
                 for (TenantTokens.Issue issue : issues) {
                     switch (TokenSecrets.mint(issue, requests, ca, clock.instant())) {
-                        case TokenSecrets.Ready ready -> report(hostWrites.apply(ready.write(), null), kindScope);
-                        case TokenSecrets.Refused refused -> report(refused.outcome(), kindScope);
+                        case TokenSecrets.Ready ready -> exec.in(kindScope).apply(hostWrites, ready.write(), null);
+                        case TokenSecrets.Refused refused -> exec.in(kindScope).report(refused.outcome());
                     }
                 }
             } finally {
@@ -770,7 +757,7 @@ final class Converger {
             Observer.PassScope kindScope = scope.kind(decisions.get(0).kind());
             try {
                 for (Decision d : decisions) {
-                    report(applier.apply(d, null), kindScope);
+                    exec.in(kindScope).apply(applier, d, null);
                 }
             } finally {
                 kindScope.close();
@@ -790,7 +777,7 @@ final class Converger {
         /** Host status back to the tenant (kinds with {@code fromHost: status}); Pods also get bound to nodes. */
         private void flowBack(List<JsonObject> tenantObjects) {
             Map<String, JsonObject> hostCopies = new LinkedHashMap<>();
-            for (Outcome o : outcomes) {
+            for (Outcome o : exec.outcomes()) {
                 Decision d = o.decision();
                 if (d.host() == null || d.source() == null) {
                     continue;
@@ -854,7 +841,7 @@ final class Converger {
                 return tenantService;
             }
             Outcome o = tenantApplier.recreate(d.get());
-            report(o, kindScope);
+            exec.in(kindScope).report(o);
             return o instanceof Outcome.Applied a ? a.result() : null;
         }
 
@@ -868,7 +855,7 @@ final class Converger {
 
         private void copyStatus(String kind, JsonObject tenantObject, JsonObject host, Observer.PassScope kindScope) {
             FlowBack.status(tenant, kind, tenantObject, host)
-                    .ifPresent(d -> report(tenantApplier.applyStatus(d), kindScope));
+                    .ifPresent(d -> exec.in(kindScope).applyStatus(tenantApplier, d));
         }
 
         /**
@@ -883,7 +870,7 @@ final class Converger {
             String node = to.get();
             Decision d = FlowBack.binding(tenant, tenantPod, hostPod, node);
             Outcome o = tenantApplier.bind(d, node);
-            report(o, kindScope);
+            exec.in(kindScope).report(o);
             if (!(o instanceof Outcome.Applied)) {
                 return tenantPod;
             }
@@ -935,7 +922,7 @@ final class Converger {
                     String name = Json.string(mirror, "metadata", "name");
                     Optional<Decision> delete = NodeMirror.unused(tenant, mirror, used);
                     if (delete.isPresent()) {
-                        report(tenantApplier.apply(delete.get(), this::replanMirrorDelete), kindScope);
+                        exec.in(kindScope).apply(tenantApplier, delete.get(), this::replanMirrorDelete);
                     } else if (!mirroredNodes.containsKey(name)) {
                         mirrorNode(name, kindScope, mirror);
                     }
@@ -996,7 +983,7 @@ final class Converger {
             JsonObject node;
             if (current.isEmpty()) {
                 Outcome o = tenantApplier.apply(NodeMirror.create(tenant, name, desired), Applier.Replanner.NONE);
-                report(o, kindScope);
+                exec.in(kindScope).report(o);
                 ok = o instanceof Outcome.Applied;
                 node = o instanceof Outcome.Applied a ? a.result() : null;
             } else {
@@ -1004,14 +991,14 @@ final class Converger {
                 Optional<Decision> labels = NodeMirror.labels(name, desired, node);
                 if (labels.isPresent()) {
                     Outcome o = tenantApplier.apply(labels.get(), Applier.Replanner.NONE);
-                    report(o, kindScope);
+                    exec.in(kindScope).report(o);
                     if (o instanceof Outcome.Applied a) {
                         node = a.result();
                     }
                 }
             }
             if (node != null) {
-                NodeMirror.status(name, desired, node).ifPresent(d -> report(tenantApplier.applyStatus(d), kindScope));
+                NodeMirror.status(name, desired, node).ifPresent(d -> exec.in(kindScope).applyStatus(tenantApplier, d));
             }
             mirroredNodes.put(name, ok);
             return ok;

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Execution;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
@@ -191,81 +192,101 @@ final class Provisioner {
             throw new IllegalArgumentException("tenantCluster needs metadata.namespace and metadata.name");
         }
         TenantKey key = new TenantKey(given.namespace(), given.tenant());
-        List<Outcome> outcomes = new ArrayList<>();
-        Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
-        if (stored.isEmpty()) {
-            if (given.metadata().deletionTimestamp() != null) {
-                return new ProvisionReport(key, outcomes, null, false, true);
+        return traced(key, exec -> {
+            Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+            if (stored.isEmpty()) {
+                if (given.metadata().deletionTimestamp() != null) {
+                    return new ProvisionReport(key, exec.outcomes(), null, false, true);
+                }
+                JsonObject desired = given.toJson();
+                desired.remove("status");
+                Json.child(desired, "metadata").remove("resourceVersion");
+                Decision create = ProvisionPlan.createTenantCluster(key.namespace(), key.name(), desired);
+                if (!(exec.apply(applier, create, Applier.Replanner.NONE) instanceof Outcome.Applied a)) {
+                    return new ProvisionReport(key, exec.outcomes(), null, false, false);
+                }
+                stored = Optional.of(a.result());
             }
-            JsonObject desired = given.toJson();
-            desired.remove("status");
-            Json.child(desired, "metadata").remove("resourceVersion");
-            Decision create = ProvisionPlan.createTenantCluster(key.namespace(), key.name(), desired);
-            Outcome o = applier.apply(create, Applier.Replanner.NONE);
-            report(key, o, outcomes);
-            if (!(o instanceof Outcome.Applied a)) {
-                return new ProvisionReport(key, outcomes, null, false, false);
-            }
-            stored = Optional.of(a.result());
-        }
-        return provision(key, stored.get(), outcomes);
+            return provision(exec, stored.get());
+        });
     }
 
     /** Provisions the TenantCluster as stored; nothing when it does not exist. */
     ProvisionReport ensure(TenantKey key) {
-        Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
-        if (stored.isEmpty()) {
-            return new ProvisionReport(key, List.of(), null, false, true);
-        }
-        return provision(key, stored.get(), new ArrayList<>());
+        return traced(key, exec -> {
+            Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+            if (stored.isEmpty()) {
+                return new ProvisionReport(key, List.of(), null, false, true);
+            }
+            return provision(exec, stored.get());
+        });
     }
 
-    private ProvisionReport provision(TenantKey key, JsonObject json, List<Outcome> outcomes) {
+    /**
+     * Runs one provisioning of {@code key} inside the observers' provisioning scope (a span, when traced): every
+     * decision it makes is reported through the one {@link Execution}, and a failure is recorded on the scope.
+     */
+    private ProvisionReport traced(TenantKey key, java.util.function.Function<Execution, ProvisionReport> work) {
+        long start = System.nanoTime();
+        Observer.PassScope scope = observer.provisionStarted(key);
+        try {
+            return work.apply(Execution.of(key, observer, scope));
+        } catch (RuntimeException e) {
+            scope.failed(e);
+            throw e;
+        } finally {
+            scope.finished(java.time.Duration.ofNanos(System.nanoTime() - start));
+            scope.close();
+        }
+    }
+
+    private ProvisionReport provision(Execution exec, JsonObject json) {
+        TenantKey key = exec.tenant();
         Long generation = generation(json);
         Parsed<TenantCluster> parsed = TenantCluster.fromJson(json);
         if (parsed instanceof Parsed.Invalid<TenantCluster> invalid) {
-            return invalid(key, invalid.problems(), generation, outcomes, null);
+            return invalid(exec, invalid.problems(), generation, null);
         }
         TenantCluster tc = ((Parsed.Ok<TenantCluster>) parsed).value();
         if (tc.metadata().deletionTimestamp() != null) {
-            return remove(key, tc, json, outcomes);
+            return remove(exec, tc);
         }
         // Problems of the place the tenant runs in now stop everything; problems of a target it is not in yet are the
         // migration's to reject (with Migrating=False), and the tenant stays where it is.
         Resolved r = resolve(Placement.of(tc).cluster());
         if (!r.problems().isEmpty()) {
-            return invalid(key, r.problems(), generation, outcomes, null);
+            return invalid(exec, r.problems(), generation, null);
         }
         if (!tc.metadata().finalizers().contains(FINALIZER)) {
-            Outcome o = applier.apply(finalizer(json, true), (stale, current) ->
+            exec.apply(applier, finalizer(json, true), (stale, current) ->
                     current == null ? null : finalizerOrNull(current, true));
-            report(key, o, outcomes);
         }
         if (!Placement.migrationWanted(tc)) {
-            return provisionAt(key, tc, json, generation, r, outcomes, null);
+            return provisionAt(exec, tc, json, generation, r, null);
         }
         MigrationProgress migration = migrations.resume(key, tc);
         // The pass wrote status (and maybe switched the mode): provision from what it left.
         Optional<JsonObject> fresh = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
         if (fresh.isEmpty()) {
-            return new ProvisionReport(key, outcomes, null, false, true, migration);
+            return new ProvisionReport(key, exec.outcomes(), null, false, true, migration);
         }
         Long freshGeneration = generation(fresh.get());
         Parsed<TenantCluster> again = TenantCluster.fromJson(fresh.get());
         if (again instanceof Parsed.Invalid<TenantCluster> invalid) {
-            return invalid(key, invalid.problems(), freshGeneration, outcomes, migration);
+            return invalid(exec, invalid.problems(), freshGeneration, migration);
         }
         TenantCluster now = ((Parsed.Ok<TenantCluster>) again).value();
         Resolved resolved = resolve(Placement.of(now).cluster());
         if (!resolved.problems().isEmpty()) {
-            return invalid(key, resolved.problems(), freshGeneration, outcomes, migration);
+            return invalid(exec, resolved.problems(), freshGeneration, migration);
         }
-        return provisionAt(key, now, fresh.get(), freshGeneration, resolved, outcomes, migration);
+        return provisionAt(exec, now, fresh.get(), freshGeneration, resolved, migration);
     }
 
     /** Applies the boundary and control plane where {@code tc}'s placement says, and writes status. */
-    private ProvisionReport provisionAt(TenantKey key, TenantCluster tc, JsonObject json, Long generation, Resolved r,
-                                        List<Outcome> outcomes, MigrationProgress migration) {
+    private ProvisionReport provisionAt(Execution exec, TenantCluster tc, JsonObject json, Long generation, Resolved r,
+                                        MigrationProgress migration) {
+        TenantKey key = exec.tenant();
         Placement placement = Placement.of(tc);
         TenantCluster place = placement.cluster();
         boolean moving = placement instanceof Placement.Moving;
@@ -279,8 +300,8 @@ final class Provisioner {
             String uid = tc.metadata().uid();
             JsonObject observed = reader.get(SECRETS, cn.namespace(), cn.kubeletClientSecret()).orElse(null);
             Decision d = KubeletClients.decide(key, uid, place, kubelet, observed, clock.instant());
-            report(key, applier.apply(d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet, current,
-                    clock.instant())), outcomes);
+            exec.apply(applier, d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet, current,
+                    clock.instant()));
         }
         List<JsonObject> hostPods = null;
         // The rendered objects as this call leaves them on the host, for the readiness check and the pass after it.
@@ -322,7 +343,7 @@ final class Provisioner {
             if (immutableStatefulSetSpec(o)) {
                 o = replaceStatefulSet(o.decision());
             }
-            report(key, o, outcomes);
+            exec.report(o);
             JsonObject left = switch (o) {
                 case Outcome.Applied a when a.decision().action() != Action.DELETE -> a.result();
                 case Outcome.NotWritten n when n.decision().action() == Action.UNCHANGED -> n.decision().observed();
@@ -337,14 +358,14 @@ final class Provisioner {
             }
         }
         if (!moving) {
-            retireJoinToken(key, place, rendered, outcomes);
-            retireDns(key, place, rendered, outcomes);
+            retireJoinToken(exec, place, rendered);
+            retireDns(exec, place, rendered);
         }
         ControlPlaneNames names = ControlPlaneNames.of(place);
         Condition controlPlane = controlPlaneReady(place, now.get("StatefulSet/" + names.namespace() + "/"
                 + names.statefulSet()), generation);
         Condition isolated = isolationApplied(isolation, generation);
-        Condition degraded = degraded(outcomes, generation);
+        Condition degraded = degraded(exec.outcomes(), generation);
         boolean ready = controlPlane.isTrue() && isolated.isTrue() && !degraded.isTrue();
         Condition readyCondition = ready
                 ? Condition.of(Condition.READY, Condition.Status.TRUE, "TenantReady", "The control plane is ready and "
@@ -362,7 +383,7 @@ final class Provisioner {
             // While moving, phase, Ready, mode, hostNamespace and migration are the migration runner's.
             desired.add(readyCondition);
         }
-        StatusWrite w = writeStatus(key, json, current -> {
+        StatusWrite w = writeStatus(exec, json, current -> {
             List<Condition> conds = new ArrayList<>(desired);
             if (Conditions.find(current == null ? null : current.conditions(), Condition.SYNCED).isEmpty()) {
                 conds.add(Condition.of(Condition.SYNCED, Condition.Status.UNKNOWN, "NotSyncedYet",
@@ -390,7 +411,8 @@ final class Provisioner {
                 .filter(k -> rendered.stream().map(Provisioner::id).anyMatch(k::equals)).toList();
         List<JsonObject> services = serviceKeys.stream().allMatch(now::containsKey)
                 ? serviceKeys.stream().map(now::get).toList() : List.of();
-        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration, context(w, r, services));
+        return new ProvisionReport(key, exec.outcomes(), w.status(), w.written(), false, migration,
+                context(w, r, services));
     }
 
     /**
@@ -409,8 +431,8 @@ final class Provisioner {
      * left private mode with a sqlite datastore): it holds a credential that lets agents join the tenant API. Not
      * while moving, when agents of the old place may still need it to rejoin.
      */
-    private void retireJoinToken(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes) {
-        retire(key, tc, rendered, outcomes, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
+    private void retireJoinToken(Execution exec, TenantCluster tc, List<JsonObject> rendered) {
+        retire(exec, tc, rendered, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
                 "holds the join token of tenant " + tc.tenant() + "'s k3s agents; in " + tc.mode().value()
                         + " mode no agent joins");
     }
@@ -420,22 +442,22 @@ final class Provisioner {
      * Secret when they are no longer rendered: a tenant in private mode runs cluster DNS on its own agents, and the
      * Secret holds a token that reads its API. Not while moving.
      */
-    private void retireDns(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes) {
+    private void retireDns(Execution exec, TenantCluster tc, List<JsonObject> rendered) {
         ControlPlaneNames names = ControlPlaneNames.of(tc);
         String why = "served tenant " + tc.tenant() + "'s cluster DNS; in " + tc.mode().value()
                 + " mode its own agents run it";
         for (String kind : List.of("ConfigMap", "Deployment", "Service", "NetworkPolicy")) {
-            retire(key, tc, rendered, outcomes, kind(null, kind), names.dnsService(), Reasons.DNS_RETIRED, why);
+            retire(exec, tc, rendered, kind(null, kind), names.dnsService(), Reasons.DNS_RETIRED, why);
         }
-        retire(key, tc, rendered, outcomes, SECRETS, names.dnsKubeconfigSecret(), Reasons.DNS_RETIRED, why);
+        retire(exec, tc, rendered, SECRETS, names.dnsKubeconfigSecret(), Reasons.DNS_RETIRED, why);
     }
 
     /**
      * Deletes {@code kind}/{@code name} in the TenantCluster's namespace when this pass did not render it and it is an
      * object rendered for this tenant (owned, with a rendered component label); anything else of that name is left.
      */
-    private void retire(TenantKey key, TenantCluster tc, List<JsonObject> rendered, List<Outcome> outcomes,
-                        ResourceKind kind, String name, String reason, String why) {
+    private void retire(Execution exec, TenantCluster tc, List<JsonObject> rendered, ResourceKind kind, String name,
+                        String reason, String why) {
         boolean wanted = rendered.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
                 && name.equals(Json.string(o, "metadata", "name")));
         if (wanted) {
@@ -446,9 +468,8 @@ final class Provisioner {
         if (found.isEmpty()) {
             return;
         }
-        Outcome o = applier.apply(ProvisionPlan.retire(found.get(), reason, why),
+        exec.apply(applier, ProvisionPlan.retire(found.get(), reason, why),
                 (stale, current) -> current == null ? null : stale.withObjects(null, current));
-        report(key, o, outcomes);
     }
 
     /**
@@ -477,19 +498,19 @@ final class Provisioner {
                 generation);
     }
 
-    private ProvisionReport invalid(TenantKey key, List<Problem> problems, Long generation, List<Outcome> outcomes,
+    private ProvisionReport invalid(Execution exec, List<Problem> problems, Long generation,
                                     MigrationProgress migration) {
         Condition accepted = Conditions.accepted(problems, generation);
         Problem first = problems.get(0);
         String message = (first.field() == null ? "" : first.field() + ": ") + first.message()
                 + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more problem(s), see Accepted)" : "");
         Condition ready = Condition.of(Condition.READY, Condition.Status.FALSE, "InvalidSpec", message, generation);
-        StatusWrite w = writeStatus(key, current -> new TenantCluster.Status(TenantCluster.Phase.PENDING, generation,
+        StatusWrite w = writeStatus(exec, current -> new TenantCluster.Status(TenantCluster.Phase.PENDING, generation,
                 Conditions.merge(current == null ? null : current.conditions(), List.of(accepted, ready), clock),
                 current == null ? null : current.hostNamespace(),
                 current == null ? null : current.kubeconfigSecretRef(), current == null ? null : current.mode(),
                 current == null ? null : current.migration()));
-        return new ProvisionReport(key, outcomes, w.status(), w.written(), false, migration);
+        return new ProvisionReport(exec.tenant(), exec.outcomes(), w.status(), w.written(), false, migration);
     }
 
     /**
@@ -577,7 +598,10 @@ final class Provisioner {
         if (known.isPresent() && synced.withLastTransitionTime(known.get().lastTransitionTime()).equals(known.get())) {
             return;
         }
-        writeStatus(new TenantKey(tc.namespace(), tc.tenant()), current -> {
+        // After the pass's scope has closed: reported to the observers, outside any span.
+        Execution afterPass = Execution.of(new TenantKey(tc.namespace(), tc.tenant()), observer,
+                Observer.PassScope.NOOP);
+        writeStatus(afterPass, current -> {
             TenantCluster.Status s = current == null
                     ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
             return new TenantCluster.Status(s.phase(), s.observedGeneration(),
@@ -613,11 +637,12 @@ final class Provisioner {
 
     // ------------------------------------------------------------ removal
 
-    private ProvisionReport remove(TenantKey key, TenantCluster tc, JsonObject json, List<Outcome> outcomes) {
+    private ProvisionReport remove(Execution exec, TenantCluster tc) {
+        TenantKey key = exec.tenant();
         if (!tc.metadata().finalizers().contains(FINALIZER)) {
-            return new ProvisionReport(key, outcomes, tc.status(), false, false);
+            return new ProvisionReport(key, exec.outcomes(), tc.status(), false, false);
         }
-        StatusWrite deleting = writeStatus(key, current -> {
+        StatusWrite deleting = writeStatus(exec, current -> {
             TenantCluster.Status s = current == null
                     ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
             return new TenantCluster.Status(TenantCluster.Phase.DELETING, s.observedGeneration(), s.conditions(),
@@ -657,23 +682,22 @@ final class Provisioner {
         }
         boolean complete = true;
         for (Decision d : deletes.values()) {
-            Outcome o = applier.apply(d, (stale, current) -> current == null ? null : delete(current,
+            Outcome o = exec.apply(applier, d, (stale, current) -> current == null ? null : delete(current,
                     stale.message()));
-            report(key, o, outcomes);
             complete &= o instanceof Outcome.Applied || o instanceof Outcome.NotWritten;
         }
         if (!complete) {
-            return new ProvisionReport(key, outcomes, deleting.status(), deleting.written(), false);
+            return new ProvisionReport(key, exec.outcomes(), deleting.status(), deleting.written(), false);
         }
         Optional<JsonObject> fresh = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
         if (fresh.isEmpty()) {
-            return new ProvisionReport(key, outcomes, null, deleting.written(), true);
+            return new ProvisionReport(key, exec.outcomes(), null, deleting.written(), true);
         }
-        Outcome o = applier.apply(finalizer(fresh.get(), false), (stale, current) ->
+        Outcome o = exec.apply(applier, finalizer(fresh.get(), false), (stale, current) ->
                 current == null ? null : finalizerOrNull(current, false));
-        report(key, o, outcomes);
         boolean removed = o instanceof Outcome.Applied || o instanceof Outcome.NotWritten;
-        return new ProvisionReport(key, outcomes, removed ? null : deleting.status(), deleting.written(), removed);
+        return new ProvisionReport(key, exec.outcomes(), removed ? null : deleting.status(), deleting.written(),
+                removed);
     }
 
     /**
@@ -745,28 +769,22 @@ final class Provisioner {
     }
 
     /**
-     * Writes the status that {@code next} computes from the current one, unless it is the same. On a conflict the
-     * TenantCluster is read again and the status computed again from it, so another writer's conditions survive.
-     */
-    /**
      * Writes the TenantCluster's status that {@code next} computes from the current one, through the applier's one
      * status writer (re-read and recomputed on a conflict); a write, or a failed one, is reported as a decision.
      */
-    private StatusWrite writeStatus(TenantKey key, UnaryOperator<TenantCluster.Status> next) {
-        return writeStatus(key, null, next);
+    private StatusWrite writeStatus(Execution exec, UnaryOperator<TenantCluster.Status> next) {
+        return writeStatus(exec, null, next);
     }
 
-    /** As {@link #writeStatus(TenantKey, UnaryOperator)}, from the TenantCluster as just read (null: read it). */
-    private StatusWrite writeStatus(TenantKey key, JsonObject current, UnaryOperator<TenantCluster.Status> next) {
-        Outcome o = applier.writeStatus(TENANT_CLUSTERS, key.namespace(), key.name(), current, Reasons.STATUS_UPDATED,
-                "status of TenantCluster " + key, json -> {
+    /** As {@link #writeStatus(Execution, UnaryOperator)}, from the TenantCluster as just read (null: read it). */
+    private StatusWrite writeStatus(Execution exec, JsonObject current, UnaryOperator<TenantCluster.Status> next) {
+        TenantKey key = exec.tenant();
+        Outcome o = exec.statusWritten(applier.writeStatus(TENANT_CLUSTERS, key.namespace(), key.name(), current,
+                Reasons.STATUS_UPDATED, "status of TenantCluster " + key, json -> {
                     TenantCluster.Status now = json == null ? null
                             : Json.gson().fromJson(json, TenantCluster.Status.class);
                     return Json.gson().toJsonTree(next.apply(now)).getAsJsonObject();
-                });
-        if (!(o instanceof Outcome.NotWritten)) {
-            observer.decision(key, o);
-        }
+                }));
         return switch (o) {
             case Outcome.Applied a -> new StatusWrite(status(a.decision().desired()), true, a.result());
             case Outcome.NotWritten n -> new StatusWrite(status(n.decision().desired()), false, n.decision().desired());
@@ -778,11 +796,6 @@ final class Provisioner {
     private static TenantCluster.Status status(JsonObject tc) {
         JsonElement s = tc == null ? null : tc.get("status");
         return s == null || !s.isJsonObject() ? null : Json.gson().fromJson(s, TenantCluster.Status.class);
-    }
-
-    private void report(TenantKey key, Outcome o, List<Outcome> outcomes) {
-        outcomes.add(o);
-        observer.decision(key, o);
     }
 
     private static Long generation(JsonObject json) {

@@ -96,6 +96,19 @@ class ArchitectureTest {
                 .check(SDK);
     }
 
+    @Test
+    void everyOutcomeIsReportedThroughTheOneExecution() {
+        noClasses().that().resideOutsideOfPackage(ROOT + ".observe")
+                .and().doNotHaveFullyQualifiedName(io.tenantplane.apply.Execution.class.getName())
+                .should().callMethod(io.tenantplane.observe.Observer.class, "decision",
+                        io.tenantplane.observe.TenantKey.class, io.tenantplane.observe.Outcome.class)
+                .orShould().callMethod(io.tenantplane.observe.Observer.PassScope.class, "decision",
+                        io.tenantplane.observe.Outcome.class)
+                .because("Execution reports each outcome once, to the observers and into the span it was made in, "
+                        + "and lists it for the report: a second reporter would report differently")
+                .check(SDK);
+    }
+
     /** docs/sdk.md's layer sentence: packages separated by arrows, each arrow pointing to the layer above. */
     private static Map<String, Integer> layers() throws IOException {
         String docs = Files.readString(DOC);

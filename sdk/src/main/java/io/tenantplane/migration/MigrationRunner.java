@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
+import io.tenantplane.apply.Execution;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Retries;
@@ -120,8 +121,23 @@ public final class MigrationRunner {
     public MigrationProgress resume(TenantKey tenant, ApiClient tenantClient) {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(tenantClient, "tenantClient");
+        long start = System.nanoTime();
+        Observer.PassScope scope = observer.migrationStarted(tenant);
+        try {
+            return resume(Execution.of(tenant, observer, scope), tenantClient);
+        } catch (RuntimeException e) {
+            scope.failed(e);
+            throw e;
+        } finally {
+            scope.finished(java.time.Duration.ofNanos(System.nanoTime() - start));
+            scope.close();
+        }
+    }
+
+    /** One migration pass, every decision reported through {@code exec}. */
+    private MigrationProgress resume(Execution exec, ApiClient tenantClient) {
+        TenantKey tenant = exec.tenant();
         Applier tenantApplier = applier(tenantClient);
-        List<Outcome> done = new ArrayList<>();
         Set<String> announced = new LinkedHashSet<>();
         Step current = null;
         for (int round = 0; round < maxRounds; round++) {
@@ -129,22 +145,20 @@ public final class MigrationRunner {
             try {
                 l = load(tenant, tenantClient);
             } catch (ReadFailedException e) {
-                return new MigrationProgress.Failed(current, "ReadFailed", e.getMessage(), done);
+                return new MigrationProgress.Failed(current, "ReadFailed", e.getMessage(), exec.outcomes());
             }
             MigrationPlan plan = l.plan();
             if (!plan.needed()) {
-                return new MigrationProgress.NotNeeded(done);
+                return new MigrationProgress.NotNeeded(exec.outcomes());
             }
             if (plan.rejected()) {
                 Rejection r = plan.rejection();
-                writeStatus(l, status -> conditions(status, Condition.of(Condition.MIGRATING, Condition.Status.FALSE,
-                        r.reason(), r.field() + ": " + r.message(), generation(l))));
-                return new MigrationProgress.Rejected(r, done);
+                writeStatus(exec, l, status -> conditions(status, Condition.of(Condition.MIGRATING,
+                        Condition.Status.FALSE, r.reason(), r.field() + ": " + r.message(), generation(l))));
+                return new MigrationProgress.Rejected(r, exec.outcomes());
             }
             if (plan.reversal() != null && announced.add(plan.reversal().reason())) {
-                Outcome o = new Outcome.NotWritten(plan.reversal());
-                observer.decision(tenant, o);
-                done.add(o);
+                exec.report(new Outcome.NotWritten(plan.reversal()));
             }
             MigrationStep step = plan.steps().get(0);
             current = step.step();
@@ -152,9 +166,9 @@ public final class MigrationRunner {
                     ? plan.state().startedAt(Conditions.timestamp(clock.instant())) : plan.state();
             String progress = "step " + (step.step().ordinal() + 1) + " of " + Step.values().length + " ("
                     + plan.from().value() + " -> " + plan.to().value() + "): " + step.summary();
-            if (!record(l, state, step.step().display(), progress)) {
+            if (!record(exec, l, state, step.step().display(), progress)) {
                 return new MigrationProgress.Failed(current, "WriteFailed", "the TenantCluster's status could not be "
-                        + "written; the step does not start before it is recorded", done);
+                        + "written; the step does not start before it is recorded", exec.outcomes());
             }
             boolean wrote = false;
             for (Batch batch : step.batches()) {
@@ -162,25 +176,21 @@ public final class MigrationRunner {
                         .filter(d -> d.decision().action() == Action.CONFLICT).findFirst();
                 if (conflict.isPresent()) {
                     Decision c = conflict.get().decision();
-                    record(l, state, step.step().display(), progress + "; blocked: " + c.message());
-                    Outcome o = new Outcome.NotWritten(c);
-                    observer.decision(tenant, o);
-                    done.add(o);
-                    return new MigrationProgress.Failed(current, "Conflict", c.message(), done);
+                    record(exec, l, state, step.step().display(), progress + "; blocked: " + c.message());
+                    exec.report(new Outcome.NotWritten(c));
+                    return new MigrationProgress.Failed(current, "Conflict", c.message(), exec.outcomes());
                 }
                 List<StepDecision> writes = batch.writes();
                 if (!writes.isEmpty()) {
                     for (StepDecision d : writes) {
-                        Outcome o = execute(l, d, tenantApplier, tenantClient);
-                        observer.decision(tenant, o);
-                        done.add(o);
+                        Outcome o = exec.report(execute(l, d, tenantApplier, tenantClient));
                         if (o instanceof Outcome.Failed f) {
                             String why = f.decision().action().display() + " " + f.decision().kind() + " "
                                     + (f.decision().host() == null ? "" : f.decision().host().name()) + " failed ("
                                     + f.code() + " " + f.reason() + "): " + f.message();
-                            record(reload(l, tenant, tenantClient), state, step.step().display(),
+                            record(exec, reload(l, tenant, tenantClient), state, step.step().display(),
                                     progress + "; " + why + "; retrying on the next pass");
-                            return new MigrationProgress.Failed(current, "WriteFailed", why, done);
+                            return new MigrationProgress.Failed(current, "WriteFailed", why, exec.outcomes());
                         }
                     }
                     wrote = true;
@@ -189,8 +199,9 @@ public final class MigrationRunner {
                 if (!batch.ready()) {
                     List<String> pending = batch.waits().stream().filter(w -> !w.satisfied())
                             .map(w -> w.what() + " (pending: " + String.join(", ", w.pending()) + ")").toList();
-                    record(l, state, step.step().display(), progress + "; waiting until " + String.join("; ", pending));
-                    return new MigrationProgress.Waiting(current, batch.waits(), done);
+                    record(exec, l, state, step.step().display(),
+                            progress + "; waiting until " + String.join("; ", pending));
+                    return new MigrationProgress.Waiting(current, batch.waits(), exec.outcomes());
                 }
             }
             if (wrote) {
@@ -199,7 +210,7 @@ public final class MigrationRunner {
             Optional<Step> next = step.step().next();
             if (next.isEmpty()) {
                 Loaded fresh = reload(l, tenant, tenantClient);
-                boolean ok = writeStatus(fresh, status -> {
+                boolean ok = writeStatus(exec, fresh, status -> {
                     status.remove(MigrationState.STATUS_FIELD);
                     status.addProperty("phase", TenantCluster.Phase.READY.value());
                     conditions(status,
@@ -210,20 +221,21 @@ public final class MigrationRunner {
                 });
                 if (!ok) {
                     return new MigrationProgress.Failed(current, "WriteFailed", "the final status could not be "
-                            + "written", done);
+                            + "written", exec.outcomes());
                 }
-                return new MigrationProgress.Completed(plan, done);
+                return new MigrationProgress.Completed(plan, exec.outcomes());
             }
             Loaded fresh = reload(l, tenant, tenantClient);
             Step nextStep = next.get();
-            if (!record(fresh, state.at(nextStep), nextStep.display(), "step " + (nextStep.ordinal() + 1) + " of "
-                    + Step.values().length + " (" + plan.from().value() + " -> " + plan.to().value() + ") starts")) {
+            if (!record(exec, fresh, state.at(nextStep), nextStep.display(), "step " + (nextStep.ordinal() + 1)
+                    + " of " + Step.values().length + " (" + plan.from().value() + " -> " + plan.to().value()
+                    + ") starts")) {
                 return new MigrationProgress.Failed(current, "WriteFailed", "the TenantCluster's status could not be "
-                        + "written", done);
+                        + "written", exec.outcomes());
             }
         }
         return new MigrationProgress.Failed(current, "TooManyRounds", "the pass stopped after " + maxRounds
-                + " rounds of writes; the next pass goes on", done);
+                + " rounds of writes; the next pass goes on", exec.outcomes());
     }
 
     // ---- execution ---------------------------------------------------------------------------------------------
@@ -279,8 +291,8 @@ public final class MigrationRunner {
     }
 
     /** Records the state and the Migrating condition; false when the status write failed. */
-    private boolean record(Loaded l, MigrationState state, String reason, String message) {
-        return writeStatus(l, status -> {
+    private boolean record(Execution exec, Loaded l, MigrationState state, String reason, String message) {
+        return writeStatus(exec, l, status -> {
             status.add(MigrationState.STATUS_FIELD, state.toJson());
             status.addProperty("phase", TenantCluster.Phase.MIGRATING.value());
             conditions(status,
@@ -294,18 +306,16 @@ public final class MigrationRunner {
      * Writes the status {@code edit} makes of the current one through the applier's one status writer (re-read and
      * edited again on a conflict), reports the write as a decision, and follows it in {@code l.json}.
      */
-    private boolean writeStatus(Loaded l, Consumer<JsonObject> edit) {
-        Outcome o = hostApplier.writeStatus(TENANT_CLUSTERS, l.cluster.namespace(), l.cluster.tenant(), l.json,
-                Reasons.MIGRATION_PROGRESS, "status of the migration of tenant " + l.cluster.tenant(), status -> {
+    private boolean writeStatus(Execution exec, Loaded l, Consumer<JsonObject> edit) {
+        Outcome o = exec.statusWritten(hostApplier.writeStatus(TENANT_CLUSTERS, l.cluster.namespace(),
+                l.cluster.tenant(), l.json, Reasons.MIGRATION_PROGRESS,
+                "status of the migration of tenant " + l.cluster.tenant(), status -> {
                     JsonObject next = status == null ? new JsonObject() : status;
                     edit.accept(next);
                     return next;
-                });
+                }));
         if (o instanceof Outcome.Applied a && a.result() != null) {
             l.json = a.result();
-        }
-        if (!(o instanceof Outcome.NotWritten)) {
-            observer.decision(new TenantKey(l.cluster.namespace(), l.cluster.tenant()), o);
         }
         return !(o instanceof Outcome.Failed);
     }

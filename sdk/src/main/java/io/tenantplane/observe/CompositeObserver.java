@@ -20,12 +20,27 @@ final class CompositeObserver implements Observer {
 
     @Override
     public PassScope passStarted(TenantKey tenant) {
+        return scope("passStarted", o -> o.passStarted(tenant));
+    }
+
+    @Override
+    public PassScope provisionStarted(TenantKey tenant) {
+        return scope("provisionStarted", o -> o.provisionStarted(tenant));
+    }
+
+    @Override
+    public PassScope migrationStarted(TenantKey tenant) {
+        return scope("migrationStarted", o -> o.migrationStarted(tenant));
+    }
+
+    /** One scope of every observer's, in order; an observer that throws is logged and left out. */
+    private PassScope scope(String what, java.util.function.Function<Observer, PassScope> start) {
         List<PassScope> scopes = new ArrayList<>(observers.size());
         for (Observer o : observers) {
             try {
-                scopes.add(o.passStarted(tenant));
+                scopes.add(start.apply(o));
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in passStarted", e);
+                LOG.log(System.Logger.Level.WARNING, "observer " + o + " failed in " + what, e);
             }
         }
         return new CompositeScope(scopes);

@@ -26,8 +26,27 @@ public interface Observer {
         return observers.length == 1 ? observers[0] : new CompositeObserver(java.util.List.of(observers));
     }
 
-    /** A convergence pass over one tenant starts; the returned scope is closed when the pass ends. */
+    /**
+     * A convergence pass over one tenant starts; the returned scope is closed when the pass ends, and the decisions it
+     * makes are reported into its kinds' scopes.
+     */
     default PassScope passStarted(TenantKey tenant) {
+        return PassScope.NOOP;
+    }
+
+    /**
+     * Provisioning of one tenant starts (its boundary, control plane, finalizer and status, or its removal); the
+     * returned scope is closed when it ends, and the decisions it makes are reported into it.
+     */
+    default PassScope provisionStarted(TenantKey tenant) {
+        return PassScope.NOOP;
+    }
+
+    /**
+     * A migration pass over one tenant starts (one or more steps of a move between modes); the returned scope is
+     * closed when it ends, and the decisions it makes are reported into it.
+     */
+    default PassScope migrationStarted(TenantKey tenant) {
         return PassScope.NOOP;
     }
 

@@ -321,4 +321,83 @@ class ProvisionIT {
         assertTrue(live.hostKube.get("Namespace", null, live.namespace).isPresent());
         assertTrue(live.hostKube.get("TenantCluster", live.namespace, "qa").isPresent());
     }
+
+    /** What an observer heard: scopes opened (what, tenant), the outcomes each got as span events, and closed. */
+    private static final class Heard implements io.tenantplane.observe.Observer {
+        final List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final Map<String, List<io.tenantplane.observe.Outcome>> inScope =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        final List<io.tenantplane.observe.Outcome> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        private PassScope scope(String what) {
+            String id = what + "#" + opened.size();
+            opened.add(id);
+            inScope.put(id, new java.util.concurrent.CopyOnWriteArrayList<>());
+            return new PassScope() {
+                @Override
+                public PassScope kind(String kind) {
+                    return this;
+                }
+
+                @Override
+                public void decision(io.tenantplane.observe.Outcome outcome) {
+                    inScope.get(id).add(outcome);
+                }
+
+                @Override
+                public void close() {
+                    closed.add(id);
+                }
+            };
+        }
+
+        @Override
+        public PassScope passStarted(io.tenantplane.observe.TenantKey tenant) {
+            return scope("converge " + tenant);
+        }
+
+        @Override
+        public PassScope provisionStarted(io.tenantplane.observe.TenantKey tenant) {
+            return scope("provision " + tenant);
+        }
+
+        @Override
+        public PassScope migrationStarted(io.tenantplane.observe.TenantKey tenant) {
+            return scope("migrate " + tenant);
+        }
+
+        @Override
+        public void decision(io.tenantplane.observe.TenantKey tenant, io.tenantplane.observe.Outcome outcome) {
+            reported.add(outcome);
+        }
+    }
+
+    @Test
+    void provisioningAndRemovalReportEveryDecisionIntoTheirOwnScopeOnce() {
+        Heard heard = new Heard();
+        plane = live.plane(b -> b.observer(heard));
+        ProvisionReport first = provision("dev");
+
+        String key = live.key("dev").toString();
+        assertEquals(List.of("provision " + key + "#0"), heard.opened, "one provisioning scope, no pass scope");
+        assertEquals(heard.opened, heard.closed, "and it was closed");
+        List<io.tenantplane.observe.Outcome> events = heard.inScope.get("provision " + key + "#0");
+        assertEquals(heard.reported, events, "every reported outcome is a span event of the provisioning, once");
+        assertTrue(events.containsAll(first.outcomes()), "the report's outcomes were all reported");
+        assertTrue(events.stream().anyMatch(o -> o.decision().reason().equals(Reasons.FINALIZER_ADDED)),
+                events::toString);
+        assertTrue(events.stream().anyMatch(o -> o.decision().reason().equals(Reasons.STATUS_UPDATED)),
+                "the status write is reported into the scope too, though not among the report's outcomes");
+        assertTrue(first.outcomes().stream().noneMatch(o -> o.decision().reason().equals(Reasons.STATUS_UPDATED)));
+
+        live.hostKube.delete("TenantCluster", live.namespace, "dev");
+        ProvisionReport removed = plane.ensure(live.key("dev"));
+        assertTrue(removed.gone(), removed.outcomes()::toString);
+        assertEquals(List.of("provision " + key + "#0", "provision " + key + "#1"), heard.closed);
+        assertTrue(heard.inScope.get("provision " + key + "#1").containsAll(removed.outcomes()),
+                "the removal's deletes and the finalizer's removal are span events of its scope");
+        assertEquals(heard.reported.size(), heard.inScope.values().stream().mapToInt(List::size).sum(),
+                "no outcome was reported outside a scope or twice");
+    }
 }

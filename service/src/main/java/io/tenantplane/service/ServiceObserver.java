@@ -30,6 +30,10 @@ public class ServiceObserver implements Observer {
 
     /** Name of the span around one convergence pass. */
     public static final String PASS_SPAN = "tenantplane.converge";
+    /** Name of the span around one provisioning of a tenant (boundary, control plane, finalizer, status, removal). */
+    public static final String PROVISION_SPAN = "tenantplane.provision";
+    /** Name of the span around one migration pass of a tenant. */
+    public static final String MIGRATION_SPAN = "tenantplane.migrate";
     /** Name of the span of one call to the kubelet endpoint. */
     public static final String KUBELET_SPAN = "tenantplane.kubelet";
     static final AttributeKey<String> VERB = AttributeKey.stringKey("tenantplane.kubelet.verb");
@@ -71,14 +75,28 @@ public class ServiceObserver implements Observer {
 
     @Override
     public PassScope passStarted(TenantKey tenant) {
-        Span span = tracer.spanBuilder(PASS_SPAN)
+        return new SpanScope(tenant, root(PASS_SPAN, tenant), true);
+    }
+
+    @Override
+    public PassScope provisionStarted(TenantKey tenant) {
+        return new SpanScope(tenant, root(PROVISION_SPAN, tenant), false);
+    }
+
+    @Override
+    public PassScope migrationStarted(TenantKey tenant) {
+        return new SpanScope(tenant, root(MIGRATION_SPAN, tenant), false);
+    }
+
+    /** A root span about one tenant, with its shard and this replica. */
+    private Span root(String name, TenantKey tenant) {
+        return tracer.spanBuilder(name)
                 .setNoParent()
                 .setAttribute(TENANT, tenant.name())
                 .setAttribute(TENANT_NAMESPACE, tenant.namespace())
                 .setAttribute(SHARD, (long) tenant.shard(settings.lease().shards()))
                 .setAttribute(REPLICA, settings.lease().identity())
                 .startSpan();
-        return new SpanScope(tenant, span, true);
     }
 
     @Override

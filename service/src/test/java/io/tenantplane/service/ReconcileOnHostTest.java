@@ -160,6 +160,21 @@ class ReconcileOnHostTest {
                                 && e.mentions(ServiceObserver.DECISION_EVENT) && e.mentions("NotOnHost")
                                 && e.mentions(NGINX_ON_HOST))),
                 "a pass span with its Pod child and the Create decision of nginx as an event reached the collector");
+        assertTrue(Kube.eventually(SYNC, () -> OtlpCollectorExtension.EXPORTS.stream().anyMatch(e ->
+                        e.path().equals("/v1/traces") && e.mentions(ServiceObserver.PROVISION_SPAN)
+                                && e.mentions(ServiceObserver.DECISION_EVENT)
+                                && e.mentions(io.tenantplane.plan.Reasons.FINALIZER_ADDED))),
+                "a provisioning span with the finalizer's decision as an event reached the collector");
+    }
+
+    /** docs/operations.md names every span the service makes, so an operator can find them in a trace backend. */
+    @Test
+    void docsOperationsNamesEverySpan() throws java.io.IOException {
+        String operations = java.nio.file.Files.readString(Kube.REPO.resolve("docs/operations.md"));
+        for (String span : List.of(ServiceObserver.PASS_SPAN, ServiceObserver.PROVISION_SPAN,
+                ServiceObserver.MIGRATION_SPAN, ServiceObserver.KUBELET_SPAN, ServiceObserver.DECISION_EVENT)) {
+            assertTrue(operations.contains("`" + span + "`"), "docs/operations.md names " + span);
+        }
     }
 
     @Test

@@ -1,0 +1,108 @@
+package io.tenantplane.apply;
+
+import io.tenantplane.observe.Observer;
+import io.tenantplane.observe.Outcome;
+import io.tenantplane.observe.TenantKey;
+import io.tenantplane.plan.Decision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one reporter of the work done for one tenant: a convergence pass, a provisioning or a migration step. Every
+ * outcome the SDK executes (written, deliberately not written, or failed) is reported through an execution, once: to
+ * the observers (Events, counters, the decision ring) and as a span event of the scope it was made in, and it is
+ * listed among the outcomes the caller's report returns. Writes go through the {@link Applier}, and {@link #apply}
+ * is the write and its report in one call; a write that needs more than one call (a retry with other fields, a
+ * replacement) is made through the Applier and its last outcome {@linkplain #report reported}.
+ *
+ * <p>Thread-safe: writes made concurrently may report as they come; the observers are called one report at a time
+ * per execution (and the views {@link #in} makes of it).
+ */
+public final class Execution {
+
+    private final TenantKey tenant;
+    private final Observer observer;
+    private final Observer.PassScope scope;
+    private final List<Outcome> outcomes;
+
+    private Execution(TenantKey tenant, Observer observer, Observer.PassScope scope, List<Outcome> outcomes) {
+        this.tenant = tenant;
+        this.observer = observer;
+        this.scope = scope;
+        this.outcomes = outcomes;
+    }
+
+    /** An execution for {@code tenant} that reports to {@code observer} and into {@code scope}'s span. */
+    public static Execution of(TenantKey tenant, Observer observer, Observer.PassScope scope) {
+        return new Execution(Objects.requireNonNull(tenant, "tenant"), Objects.requireNonNull(observer, "observer"),
+                Objects.requireNonNull(scope, "scope"), new ArrayList<>());
+    }
+
+    /** The same execution (same outcomes) reporting span events into {@code child}, e.g. the scope of one kind. */
+    public Execution in(Observer.PassScope child) {
+        return new Execution(tenant, observer, Objects.requireNonNull(child, "child"), outcomes);
+    }
+
+    /** The tenant this execution reports for. */
+    public TenantKey tenant() {
+        return tenant;
+    }
+
+    /** Executes {@code decision} through {@code applier} and reports its outcome. */
+    public Outcome apply(Applier applier, Decision decision, Applier.Replanner replanner) {
+        return report(applier.apply(decision, replanner));
+    }
+
+    /** Writes {@code decision}'s desired status through {@code applier} and reports its outcome. */
+    public Outcome applyStatus(Applier applier, Decision decision) {
+        return report(applier.applyStatus(decision));
+    }
+
+    /** Reports {@code outcome} and lists it among this execution's outcomes; returns it. */
+    public Outcome report(Outcome outcome) {
+        synchronized (outcomes) {
+            announce(outcome);
+            outcomes.add(outcome);
+        }
+        return outcome;
+    }
+
+    /**
+     * Reports {@code outcome} to the observers and the span without listing it yet: for writes made concurrently,
+     * reported as they come and then {@linkplain #list listed} in the order they were planned.
+     */
+    public void announce(Outcome outcome) {
+        Objects.requireNonNull(outcome, "outcome");
+        synchronized (outcomes) {
+            scope.decision(outcome);
+            observer.decision(tenant, outcome);
+        }
+    }
+
+    /** Lists outcomes already {@linkplain #announce announced}, in the order given. */
+    public void list(List<Outcome> announced) {
+        synchronized (outcomes) {
+            outcomes.addAll(announced);
+        }
+    }
+
+    /**
+     * Reports the outcome of a status write on the tenant's own TenantCluster: to the observers and the span when
+     * something was written or failed (an unchanged status is not news), never listed among the outcomes, which are
+     * about the objects the work converges.
+     */
+    public Outcome statusWritten(Outcome outcome) {
+        if (!(outcome instanceof Outcome.NotWritten)) {
+            announce(outcome);
+        }
+        return outcome;
+    }
+
+    /** The outcomes listed so far, in order. */
+    public List<Outcome> outcomes() {
+        synchronized (outcomes) {
+            return List.copyOf(outcomes);
+        }
+    }
+}
