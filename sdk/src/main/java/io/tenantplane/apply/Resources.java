@@ -3,6 +3,7 @@ package io.tenantplane.apply;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
+import io.tenantplane.apply.internal.Rest;
 import io.tenantplane.json.Json;
 import java.util.Objects;
 import java.util.Optional;

@@ -4,11 +4,12 @@ import static io.tenantplane.json.Build.arr;
 import static io.tenantplane.json.Build.obj;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.controlplane.internal.TenantDns;
 import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.Problem;
-import io.tenantplane.model.TenantCluster;
 import io.tenantplane.model.TenantCluster.DatastoreType;
 import io.tenantplane.model.TenantCluster.Mode;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

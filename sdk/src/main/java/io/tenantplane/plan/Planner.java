@@ -8,6 +8,7 @@ import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.plan.internal.PodLifecycle;
 import io.tenantplane.transform.HostFacts;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;

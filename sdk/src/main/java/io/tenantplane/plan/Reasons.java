@@ -1,5 +1,6 @@
 package io.tenantplane.plan;
 
+import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.transform.TransformResult;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -137,7 +137,7 @@ class ConcurrentFirstSyncIT {
                 .filter(d -> d.action() == Action.CREATE).toList();
         // Token Secrets are the token planner's, issued after the sync plan's other writes and before the Pods.
         List<Decision> others = applied.stream().filter(d -> !d.kind().equals("Pod"))
-                .filter(d -> !d.reason().equals(io.tenantplane.plan.TenantTokens.ISSUED)).toList();
+                .filter(d -> !d.reason().equals(io.tenantplane.plan.internal.TenantTokens.ISSUED)).toList();
         List<Decision> pods = applied.stream().filter(d -> d.kind().equals("Pod")).toList();
         assertEquals(others.stream().sorted(Planner.ORDER).toList(), others, "reported in plan order");
         assertEquals(pods.stream().sorted(Planner.ORDER).toList(), pods, "reported in plan order");

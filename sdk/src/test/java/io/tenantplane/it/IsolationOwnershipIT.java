@@ -126,7 +126,7 @@ class IsolationOwnershipIT {
         for (String kind : ReliabilityWorld.KINDS) {
             for (JsonObject h : w.live.hostKube.list(kind, w.live.namespace, ReverseMapping.TENANT + "=" + t)) {
                 if (Json.annotations(h).containsKey(ReverseMapping.SOURCE_KIND)
-                        || Json.annotations(h).containsKey(io.tenantplane.plan.TenantTokens.TOKEN_FOR)) {
+                        || Json.annotations(h).containsKey(io.tenantplane.plan.internal.TenantTokens.TOKEN_FOR)) {
                     out.add(kind + "/" + Json.string(h, "metadata", "name"));
                 }
             }

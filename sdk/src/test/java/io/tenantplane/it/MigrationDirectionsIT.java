@@ -17,8 +17,8 @@ import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.migration.MigrationSnapshot;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.Parsed;
-import io.tenantplane.model.TenantCluster;
 import io.tenantplane.model.TenantCluster.Mode;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
@@ -123,7 +123,7 @@ class MigrationDirectionsIT {
                     Map<String, String> labels = Json.labels(o);
                     assertFalse(LiveMigration.TENANT.equals(labels.get(ReverseMapping.TENANT))
                                     && !"control-plane".equals(labels.get("tenantplane.io/component"))
-                                    && !io.tenantplane.controlplane.TenantDns.COMPONENT.equals(
+                                    && !io.tenantplane.controlplane.internal.TenantDns.COMPONENT.equals(
                                             labels.get("tenantplane.io/component")),
                             "left in the old place: " + kind + " " + Json.string(o, "metadata", "name"));
                 }

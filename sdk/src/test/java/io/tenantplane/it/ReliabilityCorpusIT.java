@@ -14,7 +14,7 @@ import io.tenantplane.json.Json;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
-import io.tenantplane.plan.TenantTokens;
+import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.reliability.Corpus;
 import io.tenantplane.testkit.KubeApiServer;
 import io.tenantplane.testkit.RequestLog;

@@ -19,7 +19,7 @@ import io.tenantplane.TenantPlane;
 import io.tenantplane.json.Json;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
-import io.tenantplane.plan.TenantTokens;
+import io.tenantplane.plan.internal.TenantTokens;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;

@@ -9,8 +9,8 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.util.ClientBuilder;
 import io.tenantplane.apply.ResourceKind;
-import io.tenantplane.controlplane.Agents;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
+import io.tenantplane.controlplane.internal.Agents;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.IsolationProfile;
@@ -18,8 +18,8 @@ import io.tenantplane.model.LoadedObject;
 import io.tenantplane.model.Manifests;
 import io.tenantplane.model.Parsed;
 import io.tenantplane.model.SyncPolicy;
-import io.tenantplane.model.TenantCluster;
 import io.tenantplane.model.TenantCluster.Mode;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
@@ -27,8 +27,8 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
+import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.testkit.KubeApiServer;
-import io.tenantplane.plan.TenantTokens;
 import io.tenantplane.transform.PodSecurityLevel;
 import io.tenantplane.transform.TransformOptions;
 import java.io.IOException;
@@ -233,7 +233,7 @@ public final class LiveMigration implements AutoCloseable {
         }
         if (mode != Mode.PRIVATE) {
             // The tenant DNS provisioning renders with the control plane in shared and dedicated mode.
-            for (JsonObject o : io.tenantplane.controlplane.TenantDns.render(tc)) {
+            for (JsonObject o : io.tenantplane.controlplane.internal.TenantDns.render(tc)) {
                 create(host, withFixedClusterIp(o));
             }
         }

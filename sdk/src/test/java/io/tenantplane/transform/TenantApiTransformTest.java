@@ -12,7 +12,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
-import io.tenantplane.plan.TenantTokens;
+import io.tenantplane.plan.internal.TenantTokens;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

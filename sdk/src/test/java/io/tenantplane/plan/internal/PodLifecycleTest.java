@@ -1,4 +1,4 @@
-package io.tenantplane.plan;
+package io.tenantplane.plan.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +7,12 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Plan;
+import io.tenantplane.plan.Planner;
+import io.tenantplane.plan.Reasons;
+import io.tenantplane.plan.Snapshot;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

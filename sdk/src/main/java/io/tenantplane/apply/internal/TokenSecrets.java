@@ -1,11 +1,11 @@
-package io.tenantplane.apply;
+package io.tenantplane.apply.internal;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Decision;
-import io.tenantplane.plan.TenantTokens;
+import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.transform.Transformer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

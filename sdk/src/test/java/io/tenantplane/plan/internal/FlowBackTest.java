@@ -1,4 +1,4 @@
-package io.tenantplane.plan;
+package io.tenantplane.plan.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tenantplane.json.Json;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;

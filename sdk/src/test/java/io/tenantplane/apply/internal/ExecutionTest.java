@@ -1,4 +1,4 @@
-package io.tenantplane.apply;
+package io.tenantplane.apply.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

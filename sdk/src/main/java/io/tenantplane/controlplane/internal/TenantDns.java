@@ -1,9 +1,11 @@
-package io.tenantplane.controlplane;
+package io.tenantplane.controlplane.internal;
 
 import static io.tenantplane.json.Build.arr;
 import static io.tenantplane.json.Build.obj;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.LinkedHashMap;
@@ -55,7 +57,7 @@ public final class TenantDns {
     private static final String CREDENTIAL_DIR = "/var/run/tenantplane/dns";
     private static final String KUBECONFIG_PATH = CREDENTIAL_DIR + "/kubeconfig";
     /** Where the DNS pods find their token; the kubeconfig's user reads it from here ({@code tokenFile}). */
-    static final String TOKEN_PATH = CREDENTIAL_DIR + "/token";
+    public static final String TOKEN_PATH = CREDENTIAL_DIR + "/token";
 
     private TenantDns() {
     }

@@ -1,4 +1,4 @@
-package io.tenantplane.apply;
+package io.tenantplane.apply.internal;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;

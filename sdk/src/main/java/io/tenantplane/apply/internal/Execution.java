@@ -1,5 +1,6 @@
-package io.tenantplane.apply;
+package io.tenantplane.apply.internal;
 
+import io.tenantplane.apply.Applier;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;

@@ -1,10 +1,13 @@
-package io.tenantplane.plan;
+package io.tenantplane.plan.internal;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Plan;
 import io.tenantplane.transform.Transformer;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

@@ -1,4 +1,4 @@
-package io.tenantplane.apply;
+package io.tenantplane.apply.internal;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -6,6 +6,7 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
+import io.tenantplane.apply.WriteRate;
 import io.tenantplane.json.Json;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import okhttp3.Response;
  * and every HTTP answer comes back as a {@link Reply} (an error answer is data; only a request that cannot even be built
  * throws).
  */
-final class Rest {
+public final class Rest {
 
     private static final String[] AUTH = {"BearerToken"};
 
@@ -28,30 +29,30 @@ final class Rest {
     private final WriteRate rate;
     private final Object tenant;
 
-    Rest(ApiClient client) {
+    public Rest(ApiClient client) {
         this(client, WriteRate.unlimited(), null);
     }
 
     /** Every request waits for a token of {@code rate} for {@code tenant} first. */
-    Rest(ApiClient client, WriteRate rate, Object tenant) {
+    public Rest(ApiClient client, WriteRate rate, Object tenant) {
         this.client = client;
         this.rate = rate;
         this.tenant = tenant;
     }
 
-    Rest throttled(WriteRate rate, Object tenant) {
+    public Rest throttled(WriteRate rate, Object tenant) {
         return new Rest(client, rate, tenant);
     }
 
-    ApiClient client() {
+    public ApiClient client() {
         return client;
     }
 
-    Reply get(String path) {
+    public Reply get(String path) {
         return call("GET", path, Map.of(), null);
     }
 
-    Reply call(String method, String path, Map<String, String> query, JsonElement body) {
+    public Reply call(String method, String path, Map<String, String> query, JsonElement body) {
         if (rate.limited()) {
             try {
                 rate.acquire(tenant);
@@ -100,7 +101,7 @@ final class Rest {
      * {@code TransformStripManagedFields} drops them from caches for the same reason). An object the SDK keeps, such
      * as the Event an {@code EventObserver} counts on, would otherwise hold the server's field bookkeeping too.
      */
-    static JsonObject withoutManagedFields(JsonObject o) {
+    public static JsonObject withoutManagedFields(JsonObject o) {
         if (o.get("metadata") instanceof JsonObject meta) {
             meta.remove("managedFields");
         }
@@ -113,9 +114,9 @@ final class Rest {
      * @param code the HTTP status code, 0 when no answer came
      * @param body the JSON body: the object on success, a {@code Status} on failure; may be null
      */
-    record Reply(int code, JsonObject body) {
+    public record Reply(int code, JsonObject body) {
 
-        static Reply noAnswer(String reason, String message) {
+        public static Reply noAnswer(String reason, String message) {
             JsonObject status = new JsonObject();
             status.addProperty("kind", "Status");
             status.addProperty("reason", reason);
@@ -123,23 +124,23 @@ final class Rest {
             return new Reply(0, status);
         }
 
-        boolean ok() {
+        public boolean ok() {
             return code >= 200 && code < 300;
         }
 
         /** The Kubernetes {@code Status.reason} (e.g. {@code Conflict}, {@code AlreadyExists}), or the HTTP code. */
-        String reason() {
+        public String reason() {
             String r = body == null ? null : Json.string(body, "reason");
             return r != null && !r.isEmpty() ? r : (code == 0 ? "NoAnswer" : "Http" + code);
         }
 
-        String message() {
+        public String message() {
             String m = body == null ? null : Json.string(body, "message");
             return m != null ? m : "the API server answered " + code;
         }
 
         /** Answers that may succeed when tried again: conflicts, throttling, server errors, no answer. */
-        boolean retryable() {
+        public boolean retryable() {
             return code == 0 || code == 409 || code == 429 || code >= 500;
         }
     }

@@ -1,8 +1,12 @@
-package io.tenantplane.plan;
+package io.tenantplane.plan.internal;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Differences;
+import io.tenantplane.plan.Planner;
+import io.tenantplane.plan.Reasons;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.tenantplane.plan;
+package io.tenantplane.plan.internal;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -6,6 +6,9 @@ import io.tenantplane.json.Json;
 import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Plan;
+import io.tenantplane.plan.Reasons;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

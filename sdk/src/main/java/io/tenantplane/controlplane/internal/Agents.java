@@ -1,9 +1,11 @@
-package io.tenantplane.controlplane;
+package io.tenantplane.controlplane.internal;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
+import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;

@@ -1,4 +1,4 @@
-package io.tenantplane.controlplane;
+package io.tenantplane.controlplane.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.controlplane.ControlPlaneRenderer;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.Manifests;

@@ -1,9 +1,11 @@
-package io.tenantplane.plan;
+package io.tenantplane.plan.internal;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -1,9 +1,13 @@
-package io.tenantplane.plan;
+package io.tenantplane.plan.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Plan;
+import io.tenantplane.plan.Reasons;
 import io.tenantplane.transform.Transformer;
 import java.time.Instant;
 import java.util.List;
