@@ -38,6 +38,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
@@ -433,20 +434,10 @@ public final class KubeletServer implements AutoCloseable {
                         hostPod);
             }
             OutputStream out = ex.body("text/plain");
-            long bytes = 0;
+            AtomicLong bytes = new AtomicLong();
             try (InputStream in = response.body().byteStream()) {
-                byte[] buf = new byte[64 * 1024];
-                int n;
-                while ((n = in.read(buf)) > 0) {
-                    stream.progress();
-                    out.write(buf, 0, n);
-                    // Flush when the host has nothing more at hand (a followed log waits for lines), not per read.
-                    if (in.available() == 0) {
-                        out.flush();
-                    }
-                    stream.progress();
-                    bytes += n;
-                }
+                // Reading the host's answer overlaps writing it to the caller; flushed when nothing is at hand.
+                Pipe.copy(in, out, stream::progress, bytes, "tenantplane-kubelet-log");
                 out.close();
             } catch (IOException e) {
                 ex.closeAfter();
