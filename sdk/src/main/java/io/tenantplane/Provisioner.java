@@ -227,17 +227,7 @@ final class Provisioner {
      * decision it makes is reported through the one {@link Execution}, and a failure is recorded on the scope.
      */
     private ProvisionReport traced(TenantKey key, java.util.function.Function<Execution, ProvisionReport> work) {
-        long start = System.nanoTime();
-        Observer.PassScope scope = observer.provisionStarted(key);
-        try {
-            return work.apply(Execution.of(key, observer, scope));
-        } catch (RuntimeException e) {
-            scope.failed(e);
-            throw e;
-        } finally {
-            scope.finished(java.time.Duration.ofNanos(System.nanoTime() - start));
-            scope.close();
-        }
+        return Execution.scoped(key, observer, observer::provisionStarted, work);
     }
 
     private ProvisionReport provision(Execution exec, JsonObject json) {

@@ -121,17 +121,7 @@ public final class MigrationRunner {
     public MigrationProgress resume(TenantKey tenant, ApiClient tenantClient) {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(tenantClient, "tenantClient");
-        long start = System.nanoTime();
-        Observer.PassScope scope = observer.migrationStarted(tenant);
-        try {
-            return resume(Execution.of(tenant, observer, scope), tenantClient);
-        } catch (RuntimeException e) {
-            scope.failed(e);
-            throw e;
-        } finally {
-            scope.finished(java.time.Duration.ofNanos(System.nanoTime() - start));
-            scope.close();
-        }
+        return Execution.scoped(tenant, observer, observer::migrationStarted, exec -> resume(exec, tenantClient));
     }
 
     /** One migration pass, every decision reported through {@code exec}. */

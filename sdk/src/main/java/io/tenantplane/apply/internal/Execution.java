@@ -5,9 +5,11 @@ import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Decision;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The one reporter of the work done for one tenant: a convergence pass, a provisioning or a migration step. Every
@@ -38,6 +40,26 @@ public final class Execution {
     public static Execution of(TenantKey tenant, Observer observer, Observer.PassScope scope) {
         return new Execution(Objects.requireNonNull(tenant, "tenant"), Objects.requireNonNull(observer, "observer"),
                 Objects.requireNonNull(scope, "scope"), new ArrayList<>());
+    }
+
+    /**
+     * Runs {@code work} with an execution for {@code tenant} inside the scope {@code start} opens (e.g.
+     * {@link Observer#provisionStarted}): a failure is recorded on the scope, and the scope is told how long the work
+     * took and closed, whatever happens.
+     */
+    public static <T> T scoped(TenantKey tenant, Observer observer,
+                               Function<TenantKey, Observer.PassScope> start, Function<Execution, T> work) {
+        long began = System.nanoTime();
+        Observer.PassScope scope = start.apply(tenant);
+        try {
+            return work.apply(of(tenant, observer, scope));
+        } catch (RuntimeException e) {
+            scope.failed(e);
+            throw e;
+        } finally {
+            scope.finished(Duration.ofNanos(System.nanoTime() - began));
+            scope.close();
+        }
     }
 
     /** The same execution (same outcomes) reporting span events into {@code child}, e.g. the scope of one kind. */

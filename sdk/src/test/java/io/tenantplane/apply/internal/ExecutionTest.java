@@ -106,4 +106,41 @@ class ExecutionTest {
 
         assertEquals(List.of("observer dev status"), heard);
     }
+
+    @Test
+    void scopedWorkReportsIntoTheScopeItOpensAndClosesItAlsoWhenItFails() {
+        List<String> scope = new ArrayList<>();
+        java.util.function.Function<TenantKey, Observer.PassScope> start = t -> {
+            scope.add("opened " + t.name());
+            return new Observer.PassScope() {
+                @Override
+                public void decision(Outcome outcome) {
+                    scope.add("event " + outcome.decision().host().name());
+                }
+
+                @Override
+                public void failed(Throwable error) {
+                    scope.add("failed " + error.getMessage());
+                }
+
+                @Override
+                public void close() {
+                    scope.add("closed");
+                }
+            };
+        };
+
+        List<Outcome> listed = Execution.scoped(DEV, observer, start, exec -> {
+            exec.report(written("a"));
+            return exec.outcomes();
+        });
+        IllegalStateException boom = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> Execution.scoped(DEV, observer, start, exec -> {
+                    throw new IllegalStateException("boom");
+                }));
+
+        assertEquals(1, listed.size());
+        assertEquals("boom", boom.getMessage());
+        assertEquals(List.of("opened dev", "event a", "closed", "opened dev", "failed boom", "closed"), scope);
+    }
 }
