@@ -137,45 +137,26 @@ final class Converger {
 
     /** A full pass over every kind the tenant's policy syncs. */
     ConvergenceReport converge(TenantContext ctx, ApiClient tenantClient) {
-        long start = System.nanoTime();
-        TenantKey key = ctx.key();
-        Observer.PassScope scope = observer.passStarted(key);
-        try {
-            Pass pass = new Pass(ctx, tenantClient, scope, true);
-            List<Outcome> outcomes = pass.full();
-            return new ConvergenceReport(key, outcomes, Duration.ofNanos(System.nanoTime() - start), null);
-        } catch (ReadFailedException e) {
-            scope.failed(e);
-            return new ConvergenceReport(key, List.of(), Duration.ofNanos(System.nanoTime() - start),
-                    new ConvergenceReport.PassFailure("ReadFailed", e.getMessage()));
-        } catch (RuntimeException e) {
-            scope.failed(e);
-            throw e;
-        } finally {
-            scope.finished(Duration.ofNanos(System.nanoTime() - start));
-            scope.close();
-        }
+        return run(ctx, exec -> new Pass(ctx, tenantClient, exec, true).full());
     }
 
     /** A pass over one tenant object and its host copy: what a watch event on either side asks for. */
     ConvergenceReport converge(TenantContext ctx, ApiClient tenantClient, TenantObjectRef ref) {
+        return run(ctx, exec -> new Pass(ctx, tenantClient, exec, false).one(ref));
+    }
+
+    /**
+     * Runs a pass inside the observers' pass scope, reporting through one {@link Execution}; a read that fails ends
+     * the pass as a failed report (and is recorded on the scope), anything else propagates.
+     */
+    private ConvergenceReport run(TenantContext ctx, Function<Execution, List<Outcome>> pass) {
         long start = System.nanoTime();
-        TenantKey key = ctx.key();
-        Observer.PassScope scope = observer.passStarted(key);
         try {
-            Pass pass = new Pass(ctx, tenantClient, scope, false);
-            List<Outcome> outcomes = pass.one(ref);
-            return new ConvergenceReport(key, outcomes, Duration.ofNanos(System.nanoTime() - start), null);
+            List<Outcome> outcomes = Execution.scoped(ctx.key(), observer, observer::passStarted, pass);
+            return new ConvergenceReport(ctx.key(), outcomes, Duration.ofNanos(System.nanoTime() - start), null);
         } catch (ReadFailedException e) {
-            scope.failed(e);
-            return new ConvergenceReport(key, List.of(), Duration.ofNanos(System.nanoTime() - start),
+            return new ConvergenceReport(ctx.key(), List.of(), Duration.ofNanos(System.nanoTime() - start),
                     new ConvergenceReport.PassFailure("ReadFailed", e.getMessage()));
-        } catch (RuntimeException e) {
-            scope.failed(e);
-            throw e;
-        } finally {
-            scope.finished(Duration.ofNanos(System.nanoTime() - start));
-            scope.close();
         }
     }
 
@@ -261,7 +242,8 @@ final class Converger {
      */
     PlanRequest planRequest(TenantContext ctx, ApiClient tenantClient, ResourceKind kind, String virtualNamespace,
                             String name) {
-        Pass pass = new Pass(ctx, tenantClient, Observer.PassScope.NOOP, true);
+        // Only reads: an execution that would report to no observer, and reports nothing.
+        Pass pass = new Pass(ctx, tenantClient, Execution.of(ctx.key(), Observer.NOOP, Observer.PassScope.NOOP), true);
         Reads r = pass.read();
         List<JsonObject> tenantObjects = new ArrayList<>(r.tenantObjects());
         List<JsonObject> hostObjects = new ArrayList<>(r.hostObjects());
@@ -317,7 +299,7 @@ final class Converger {
         /** The host applier of this tenant's passes, behind the shared client-side rate limit. */
         private final Applier hostWrites;
 
-        Pass(TenantContext ctx, ApiClient tenantClient, Observer.PassScope scope, boolean full) {
+        Pass(TenantContext ctx, ApiClient tenantClient, Execution exec, boolean full) {
             this.ctx = ctx;
             this.tenantClient = tenantClient;
             this.key = ctx.key();
@@ -329,8 +311,8 @@ final class Converger {
             this.tenantReader = new Reader(tenantClient);
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
-            this.scope = scope;
-            this.exec = Execution.of(key, observer, scope);
+            this.exec = exec;
+            this.scope = exec.scope();
             this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
         }
 

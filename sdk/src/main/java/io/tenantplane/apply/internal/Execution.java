@@ -67,6 +67,11 @@ public final class Execution {
         return new Execution(tenant, observer, Objects.requireNonNull(child, "child"), outcomes);
     }
 
+    /** The scope this execution reports span events into; a pass opens its kinds' scopes under it. */
+    public Observer.PassScope scope() {
+        return scope;
+    }
+
     /** The tenant this execution reports for. */
     public TenantKey tenant() {
         return tenant;
