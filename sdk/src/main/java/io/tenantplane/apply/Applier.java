@@ -146,6 +146,39 @@ public final class Applier {
      * the write is retried unless the status already is the desired one.
      */
     public Outcome applyStatus(Decision decision) {
+        return writeSubresource(decision, "status", body -> {
+            body.remove("status");
+            if (decision.desired().has("status")) {
+                body.add("status", decision.desired().get("status").deepCopy());
+            }
+        }, fresh -> Objects.equals(fresh.get("status"), decision.desired().get("status")));
+    }
+
+    /**
+     * Adds {@code decision.desired()}'s ephemeral containers to the Pod {@code decision.observed()} through its
+     * {@code ephemeralcontainers} subresource, the only write an API server takes them from ({@code kubectl debug}
+     * uses it too); the server keeps everything else of the Pod as it is. On a conflict the Pod is re-read and the
+     * write retried unless it already has them.
+     */
+    public Outcome addEphemeralContainers(Decision decision) {
+        JsonElement wanted = Json.object(decision.desired(), "spec") == null ? null
+                : decision.desired().getAsJsonObject("spec").get("ephemeralContainers");
+        return writeSubresource(decision, "ephemeralcontainers", body -> {
+            if (wanted != null) {
+                Json.child(body, "spec").add("ephemeralContainers", wanted.deepCopy());
+            }
+        }, fresh -> Objects.equals(Json.object(fresh, "spec") == null ? null
+                : fresh.getAsJsonObject("spec").get("ephemeralContainers"), wanted));
+    }
+
+    /**
+     * Writes a subresource of {@code decision.observed()}: a PUT of the object as read, as {@code edit} changes it,
+     * with its {@code resourceVersion} as the precondition; on a conflict the object is re-read and the write retried
+     * (edited again from the fresh object) unless {@code done} says the fresh object already is as wanted.
+     */
+    private Outcome writeSubresource(Decision decision, String subresource,
+                                     java.util.function.Consumer<JsonObject> edit,
+                                     java.util.function.Predicate<JsonObject> done) {
         Objects.requireNonNull(decision, "decision");
         Objects.requireNonNull(decision.desired(), "decision.desired");
         Objects.requireNonNull(decision.observed(), "decision.observed");
@@ -153,20 +186,17 @@ public final class Applier {
         JsonObject observed = decision.observed();
         String ns = Json.string(observed, "metadata", "namespace");
         String name = Json.string(observed, "metadata", "name");
-        String path = kind.objectPath(kind.namespaced() ? ns : null, name) + "/status";
+        String path = kind.objectPath(kind.namespaced() ? ns : null, name) + "/" + subresource;
         int attempts = 0;
         while (true) {
             attempts++;
             JsonObject body = withType(observed.deepCopy(), kind);
-            body.remove("status");
-            if (decision.desired().has("status")) {
-                body.add("status", decision.desired().get("status").deepCopy());
-            }
+            edit.accept(body);
             Rest.Reply reply = rest.call("PUT", path, query(), body);
             if (reply.ok()) {
                 return new Outcome.Applied(decision, reply.body(), attempts);
             }
-            observer.apiError("update", kind.plural() + "/status", reply.code());
+            observer.apiError("update", kind.plural() + "/" + subresource, reply.code());
             if (attempts >= retries.maxAttempts() || !reply.retryable()) {
                 return failed(decision, reply, attempts);
             }
@@ -177,7 +207,7 @@ public final class Applier {
                     return failed(decision, fresh, attempts);
                 }
                 if (fresh.ok()) {
-                    if (Objects.equals(fresh.body().get("status"), decision.desired().get("status"))) {
+                    if (done.test(fresh.body())) {
                         return new Outcome.NotWritten(decision);
                     }
                     observed = fresh.body();

@@ -36,8 +36,10 @@ final class HostOwnedFields {
         }
         switch (kind) {
             // The host's Priority admission sets priority and preemptionPolicy, the RuntimeClass admission overhead;
-            // an update may not change them.
-            case "Pod" -> carryFields(obsSpec, body, "nodeName", "priority", "preemptionPolicy", "overhead");
+            // an update may not change them. Ephemeral containers are written only through their subresource and
+            // never removed, so an update carries those the Pod has.
+            case "Pod" -> carryFields(obsSpec, body, "nodeName", "priority", "preemptionPolicy", "overhead",
+                    "ephemeralContainers");
             case "Service" -> {
                 carryFields(obsSpec, body, "clusterIP", "clusterIPs", "healthCheckNodePort", "ipFamilies",
                         "ipFamilyPolicy");

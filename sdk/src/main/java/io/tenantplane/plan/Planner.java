@@ -504,6 +504,13 @@ public final class Planner {
             String observedHash = Json.string(observed, "metadata", "annotations", ReverseMapping.SOURCE_HASH);
             List<Differences.Difference> diffs = Differences.of(desired, observed);
             List<String> fixed = key.kind().equals("Pod") ? immutablePodFields(diffs) : List.of();
+            List<String> added = fixed.isEmpty() ? List.of() : PodLifecycle.addedEphemeralContainers(desired, observed);
+            if (!added.isEmpty() && fixed.stream().allMatch(p -> p.startsWith("spec.ephemeralContainers"))) {
+                return Decision.update(key.kind(), sourceRef(src), hostRef(key), Reasons.EPHEMERAL_CONTAINERS_ADDED,
+                        what + " got ephemeral container(s) " + String.join(", ", added) + "; they are added to its "
+                                + "host copy " + where(key) + " through the ephemeralcontainers subresource",
+                        desired(w, Reasons.EPHEMERAL_CONTAINERS_ADDED), observed);
+            }
             if (!fixed.isEmpty()) {
                 return Decision.unchanged(key.kind(), sourceRef(src), hostRef(key),
                         Reasons.POD_SPEC_IMMUTABLE, "the host copy " + where(key) + " of " + what + " keeps the spec "

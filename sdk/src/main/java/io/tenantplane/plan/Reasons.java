@@ -37,6 +37,11 @@ public final class Reasons {
      * made by an earlier version, or under other options); it keeps running as it is until the tenant Pod is replaced.
      */
     public static final String POD_SPEC_IMMUTABLE = "PodSpecImmutable";
+    /**
+     * Update: the tenant Pod got ephemeral containers ({@code kubectl debug}); they are added to the host Pod through
+     * its {@code ephemeralcontainers} subresource, the only way a Pod takes them.
+     */
+    public static final String EPHEMERAL_CONTAINERS_ADDED = "EphemeralContainersAdded";
     /** Skip: the tenant object is being deleted and has no host copy. */
     public static final String SOURCE_TERMINATING = "SourceTerminating";
     /**
@@ -349,6 +354,8 @@ public final class Reasons {
                 + "grace period 0, as its kubelet would.");
         m.put(POD_SPEC_IMMUTABLE, "Unchanged: the host Pod keeps the spec it was created with; a Pod's spec cannot "
                 + "change.");
+        m.put(EPHEMERAL_CONTAINERS_ADDED, "Update: the tenant Pod's new ephemeral containers (kubectl debug) are "
+                + "added to the host Pod through its ephemeralcontainers subresource.");
         m.put(TenantTokens.ISSUED, "Create: the token Secret of a synced Pod, minted by the tenant API.");
         m.put(TenantTokens.REFRESHED, "Update: the tokens of a synced Pod reached 80% of their life.");
         m.put(TenantTokens.UNUSED, "Delete: no host Pod mounts the token Secret any more.");

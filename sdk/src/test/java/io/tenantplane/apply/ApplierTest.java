@@ -85,6 +85,55 @@ class ApplierTest {
         assertTrue(stored.getAsJsonObject("metadata").has("managedFields"), "the server keeps its own: " + stored);
     }
 
+    private static JsonObject pod(String ephemeral) {
+        return JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"default","labels":{"v":"1"}},
+                 "spec":{"containers":[{"name":"app","image":"nginx"}]%s}}""".formatted(ephemeral == null ? ""
+                : ",\"ephemeralContainers\":[{\"name\":\"" + ephemeral + "\",\"image\":\"busybox\"}]"))
+                .getAsJsonObject();
+    }
+
+    /**
+     * kubectl debug reaching a host Pod: the ephemeral container goes through the Pod's subresource (an update of the
+     * Pod is refused for it), a conflict is re-read, and a later update of the Pod carries what the Pod has.
+     */
+    @Test
+    void ephemeralContainersAreAddedThroughTheSubresourceAndCarriedByLaterUpdates() {
+        Outcome made = applier.apply(Decision.create("Pod", null, new Decision.HostRef("default", "web"),
+                Reasons.NOT_ON_HOST, "test", pod(null)), Applier.Replanner.NONE);
+        JsonObject first = assertInstanceOf(Outcome.Applied.class, made, made::toString).result();
+        JsonObject relabelled = first.deepCopy();
+        Json.child(relabelled, "metadata", "labels").addProperty("v", "someone-else");
+        Outcome concurrent = applier.apply(Decision.update("Pod", null, new Decision.HostRef("default", "web"),
+                Reasons.SOURCE_CHANGED, "test", relabelled, first), Applier.Replanner.NONE);
+        assertInstanceOf(Outcome.Applied.class, concurrent, concurrent::toString);
+
+        Outcome added = applier.addEphemeralContainers(Decision.update("Pod", null,
+                new Decision.HostRef("default", "web"), Reasons.EPHEMERAL_CONTAINERS_ADDED, "test", pod("dbg"),
+                first));
+
+        Outcome.Applied applied = assertInstanceOf(Outcome.Applied.class, added, added::toString);
+        assertEquals(2, applied.attempts(), "the stale read was a conflict, re-read and written again");
+        assertEquals("dbg", Json.string(applied.result().getAsJsonObject("spec").getAsJsonArray("ephemeralContainers")
+                .get(0).getAsJsonObject(), "name"));
+        assertEquals("someone-else", Json.string(applied.result(), "metadata", "labels", "v"),
+                "the subresource changes nothing else");
+        Outcome again = applier.addEphemeralContainers(Decision.update("Pod", null,
+                new Decision.HostRef("default", "web"), Reasons.EPHEMERAL_CONTAINERS_ADDED, "test", pod("dbg"),
+                first));
+        assertInstanceOf(Outcome.NotWritten.class, again, "a Pod that has them already is not written again");
+
+        JsonObject withoutThem = applied.result().deepCopy();
+        withoutThem.getAsJsonObject("spec").remove("ephemeralContainers");
+        Json.child(withoutThem, "metadata", "labels").addProperty("v", "1");
+        Outcome updated = applier.apply(Decision.update("Pod", null, new Decision.HostRef("default", "web"),
+                Reasons.SOURCE_CHANGED, "test", withoutThem, applied.result()), Applier.Replanner.NONE);
+        JsonObject after = assertInstanceOf(Outcome.Applied.class, updated, updated::toString).result();
+        assertEquals("1", Json.string(after, "metadata", "labels", "v"));
+        assertEquals(1, after.getAsJsonObject("spec").getAsJsonArray("ephemeralContainers").size(),
+                "an update of the Pod carries its ephemeral containers, which no write may remove");
+    }
+
     @Test
     void anUpdateWithAStaleResourceVersionIsReplannedAgainstTheObjectAsItIsNow() {
         JsonObject first = created("a", "1");

@@ -119,6 +119,47 @@ class SyncIT {
         assertTrue(ring.stream().anyMatch(x -> x.outcome().decision().reason().equals("NotOnHost")));
     }
 
+    /**
+     * {@code kubectl debug} inside a tenant: the tenant Pod gets an ephemeral container through its
+     * {@code ephemeralcontainers} subresource; the pass adds it to the host Pod the same way (an update of the Pod
+     * would be refused), the next pass writes the new source hash, and the one after writes nothing.
+     */
+    @Test
+    void anEphemeralContainerAddedInTheTenantIsAddedToTheHostPodThroughItsSubresource() {
+        dev.create(pod("default", "web", Map.of("app", "web")));
+        assertTrue(plane.converge(live.key("dev")).converged());
+        JsonObject tenantPod = dev.require("Pod", "default", "web");
+        Json.child(tenantPod, "spec").add("ephemeralContainers", Kube.json("""
+                {"list":[{"name":"debugger","image":"busybox:1.36","stdin":true,"tty":true,
+                  "targetContainerName":"app","securityContext":{"allowPrivilegeEscalation":false,
+                  "runAsNonRoot":true,"runAsUser":1000,"capabilities":{"drop":["ALL"]}}}]}""").get("list"));
+        Kube.Reply added = dev.call("PUT", "/api/v1/namespaces/default/pods/web/ephemeralcontainers", Map.of(),
+                tenantPod);
+        assertEquals(200, added.code(), () -> String.valueOf(added.body()));
+
+        ConvergenceReport first = plane.converge(live.key("dev"));
+        Decision d = decisionFor(first, "Pod", "web-x-default-x-dev");
+        assertEquals(Action.UPDATE, d.action(), d::message);
+        assertEquals(Reasons.EPHEMERAL_CONTAINERS_ADDED, d.reason(), d::message);
+        assertTrue(d.message().contains("debugger"), d.message());
+        assertInstanceOf(Outcome.Applied.class, first.outcomes().get(first.decisions().indexOf(d)));
+        JsonObject host = live.hostKube.require("Pod", live.namespace, "web-x-default-x-dev");
+        JsonObject debugger = host.getAsJsonObject("spec").getAsJsonArray("ephemeralContainers").get(0)
+                .getAsJsonObject();
+        assertEquals("debugger", Json.string(debugger, "name"));
+        assertEquals("busybox:1.36", Json.string(debugger, "image"));
+        assertEquals("app", Json.string(debugger, "targetContainerName"));
+        assertEquals("nginxinc/nginx-unprivileged:1.27", Json.string(host.getAsJsonObject("spec")
+                .getAsJsonArray("containers").get(0).getAsJsonObject(), "image"), "the rest of the Pod is as it was");
+
+        ConvergenceReport second = plane.converge(live.key("dev"));
+        assertEquals(Reasons.SOURCE_CHANGED, decisionFor(second, "Pod", "web-x-default-x-dev").reason(),
+                "the source hash the subresource could not write follows");
+        ConvergenceReport third = plane.converge(live.key("dev"));
+        assertEquals(Reasons.IN_SYNC, decisionFor(third, "Pod", "web-x-default-x-dev").reason());
+        assertTrue(third.converged(), third.outcomes()::toString);
+    }
+
     @Test
     void anUpdateInTheTenantPropagatesToTheHost() {
         dev.create(pod("default", "web", Map.of("app", "web")));

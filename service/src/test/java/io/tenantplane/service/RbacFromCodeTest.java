@@ -293,6 +293,10 @@ class RbacFromCodeTest {
                         .map(o -> o.get("status")).orElse(null));
         assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Pod", NS, "nginx-x-default-x-dev").isPresent()
                 && hostKube.get("NetworkPolicy", prodNamespace, "deny-x-default-x-prod").isPresent()));
+        debugInDev();
+        assertTrue(Kube.eventually(SYNC, () -> hostKube.get("Pod", NS, "nginx-x-default-x-dev")
+                        .map(p -> p.getAsJsonObject("spec").has("ephemeralContainers")).orElse(false)),
+                "kubectl debug inside dev reaches the host copy");
 
         JsonObject copy = hostKube.require("ConfigMap", NS, "nginx-config-x-default-x-dev");
         copy.getAsJsonObject("data").addProperty("default.conf", "edited on the host");
@@ -747,6 +751,28 @@ class RbacFromCodeTest {
                     .method("DELETE", java.net.http.HttpRequest.BodyPublishers.ofString(body)).build(),
                     java.net.http.HttpResponse.BodyHandlers.discarding());
         } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** {@code kubectl debug} inside dev: an ephemeral container added to nginx through its subresource. */
+    private void debugInDev() {
+        JsonObject nginx = Kube.at(dev.url()).require("Pod", "default", "nginx");
+        Json.child(nginx, "spec").add("ephemeralContainers", JsonParser.parseString("""
+                [{"name":"debugger","image":"busybox:1.36","securityContext":{"allowPrivilegeEscalation":false,
+                  "runAsNonRoot":true,"runAsUser":1000,"capabilities":{"drop":["ALL"]},
+                  "seccompProfile":{"type":"RuntimeDefault"}}}]"""));
+        try {
+            java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                            dev.url() + "/api/v1/namespaces/default/pods/nginx/ephemeralcontainers"))
+                    .header("Content-Type", "application/json")
+                    .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(nginx.toString())).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+        } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

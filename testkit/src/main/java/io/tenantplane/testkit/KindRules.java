@@ -158,6 +158,94 @@ final class KindRules {
         }
     }
 
+    /** The fields an ephemeral container may set ({@code allowedEphemeralContainerFields}); any other is forbidden. */
+    private static final Set<String> EPHEMERAL_FIELDS = Set.of("name", "image", "command", "args", "workingDir", "env",
+            "envFrom", "volumeMounts", "volumeDevices", "terminationMessagePath", "terminationMessagePolicy",
+            "imagePullPolicy", "securityContext", "stdin", "stdinOnce", "tty", "targetContainerName");
+
+    /**
+     * An update through {@code pods/ephemeralcontainers} ({@code ValidatePodEphemeralContainersUpdate} and
+     * {@code validateEphemeralContainers} in {@code pkg/apis/core/validation/validation.go}): a static pod takes none;
+     * existing ephemeral containers may be neither removed nor changed; a new one needs a name unique among all the
+     * pod's containers and an image, may target only a container or init container, and may set only the allowed
+     * fields (no ports, resources, probes, lifecycle) and no volume sub-paths.
+     */
+    void onEphemeralContainersUpdate(JsonObject old, JsonObject o, List<ApiError.Cause> causes) {
+        if (Json.str(Json.obj(Json.meta(old), "annotations"), "kubernetes.io/config.mirror") != null) {
+            causes.add(ApiError.Cause.forbidden("", "static pods do not support ephemeral containers"));
+            return;
+        }
+        JsonObject spec = Json.obj(o, "spec");
+        JsonArray before = Json.arr(Json.obj(old, "spec"), "ephemeralContainers");
+        JsonArray after = Json.arr(spec, "ephemeralContainers");
+        java.util.Map<String, JsonObject> byName = new java.util.HashMap<>();
+        if (after != null) {
+            after.forEach(e -> {
+                if (e.isJsonObject() && Json.str(e.getAsJsonObject(), "name") != null) {
+                    byName.put(Json.str(e.getAsJsonObject(), "name"), e.getAsJsonObject());
+                }
+            });
+        }
+        if (before != null) {
+            for (JsonElement e : before) {
+                String name = Json.str(e.getAsJsonObject(), "name");
+                JsonObject now = byName.get(name);
+                if (now == null) {
+                    causes.add(ApiError.Cause.forbidden("spec.ephemeralContainers", "existing ephemeral containers "
+                            + Validation.quote(name) + " may not be removed\n"));
+                } else if (!Json.same(e, now)) {
+                    causes.add(ApiError.Cause.forbidden("spec.ephemeralContainers", "existing ephemeral containers "
+                            + Validation.quote(name) + " may not be changed\n"));
+                }
+            }
+        }
+        if (after == null) {
+            return;
+        }
+        Set<String> others = new java.util.HashSet<>();
+        for (String list : List.of("containers", "initContainers")) {
+            JsonArray containers = Json.arr(spec, list);
+            if (containers != null) {
+                containers.forEach(c -> others.add(Json.str(c.getAsJsonObject(), "name")));
+            }
+        }
+        Set<String> all = new java.util.HashSet<>(others);
+        for (int i = 0; i < after.size(); i++) {
+            String at = "spec.ephemeralContainers[" + i + "]";
+            JsonObject ec = after.get(i).getAsJsonObject();
+            String name = Json.str(ec, "name");
+            if (name == null || name.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".name"));
+            } else if (!all.add(name)) {
+                causes.add(new ApiError.Cause("FieldValueDuplicate", at + ".name", "Duplicate value: "
+                        + Validation.quote(name)));
+            }
+            if (Json.str(ec, "image") == null || Json.str(ec, "image").isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".image"));
+            }
+            String target = Json.str(ec, "targetContainerName");
+            if (target != null && !target.isEmpty() && !others.contains(target)) {
+                causes.add(new ApiError.Cause("FieldValueNotFound", at + ".targetContainerName", "Not found: "
+                        + Validation.quote(target)));
+            }
+            for (String field : new java.util.TreeSet<>(ec.keySet())) {
+                if (!EPHEMERAL_FIELDS.contains(field)) {
+                    causes.add(ApiError.Cause.forbidden(at + "." + field, "cannot be set for an Ephemeral Container"));
+                }
+            }
+            JsonArray mounts = Json.arr(ec, "volumeMounts");
+            for (int m = 0; mounts != null && m < mounts.size(); m++) {
+                for (String sub : List.of("subPath", "subPathExpr")) {
+                    String v = Json.str(mounts.get(m).getAsJsonObject(), sub);
+                    if (v != null && !v.isEmpty()) {
+                        causes.add(ApiError.Cause.forbidden(at + ".volumeMounts[" + m + "]." + sub,
+                                "cannot be set for an Ephemeral Container"));
+                    }
+                }
+            }
+        }
+    }
+
     // ---- pods ----
 
     /**

@@ -200,7 +200,8 @@ final class Router implements HttpHandler {
         if (sub != null && !(sub.equals("status") && type.statusSubresource())
                 && !(sub.equals("binding") && type.is("", "pods"))
                 && !(sub.equals("token") && type.is("", "serviceaccounts"))
-                && !(sub.equals("log") && type.is("", "pods"))) {
+                && !(sub.equals("log") && type.is("", "pods"))
+                && !(sub.equals("ephemeralcontainers") && type.is("", "pods"))) {
             throw ApiError.pathNotFound();
         }
         boolean watch = legacyWatch || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
@@ -254,10 +255,12 @@ final class Router implements HttpHandler {
                     + MAX_REQUEST_BODY, null);
         }
         boolean status = "status".equals(r.subresource());
+        boolean ephemeral = "ephemeralcontainers".equals(r.subresource());
         Store.WriteOptions opts = new Store.WriteOptions("All".equals(r.param("dryRun")),
                 r.param("fieldValidation") == null ? "" : r.param("fieldValidation"), new ArrayList<>(),
                 new ManagedFields.Writer(managerOrUserAgent(r.param("fieldManager"),
-                        ex.getRequestHeaders().getFirst("User-Agent")), status ? "status" : ""), null);
+                        ex.getRequestHeaders().getFirst("User-Agent")), status || ephemeral ? r.subresource() : ""),
+                null);
         if ("binding".equals(r.subresource()) && !r.verb().equals("create")
                 || (r.verb().equals("update") || r.verb().equals("patch")) && r.name() == null) {
             throw ApiError.methodNotAllowed();
@@ -288,6 +291,26 @@ final class Router implements HttpHandler {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);
             }
+        }
+        if (ephemeral) {
+            // pods/ephemeralcontainers: get, update and patch (kubectl debug patches it), nothing else.
+            return switch (r.verb()) {
+                case "get" -> send(ex, 200, store.get(t, r.namespace(), r.name()), List.of());
+                case "update" -> send(ex, 200, store.updateEphemeralContainers(t, r.namespace(), r.name(), null,
+                        Json.parse(body), opts), opts.warnings());
+                case "patch" -> {
+                    String patchType = patchType(ex, t);
+                    if (patchType.equals("apply")) {
+                        // A known difference (docs/testing.md): a real server also takes an apply here.
+                        throw ApiError.unsupportedMediaType("application/apply-patch+yaml", MERGE_PATCH_TYPES
+                                + ", application/strategic-merge-patch+json (this test server does not apply "
+                                + "configurations to pods/ephemeralcontainers)");
+                    }
+                    yield send(ex, 200, store.updateEphemeralContainers(t, r.namespace(), r.name(), patchType,
+                            Json.parse(body), opts), opts.warnings());
+                }
+                default -> throw ApiError.methodNotAllowed();
+            };
         }
         return switch (r.verb()) {
             case "get" -> {

@@ -319,29 +319,87 @@ final class Store {
         lock.lock();
         try {
             JsonObject current = must(t, ns, name);
-            JsonObject base = present(t, current).deepCopy();
-            JsonElement result = switch (patchType) {
-                case "json" -> Patches.jsonPatch(base, patch);
-                case "merge" -> Patches.mergePatch(base, patch);
-                case "strategic" -> {
-                    if (!patch.isJsonObject()) {
-                        throw ApiError.badRequest("a strategic merge patch must be a JSON object");
-                    }
-                    yield Patches.strategicMergePatch(base, patch.getAsJsonObject(), t);
+            return replace(t, current, patched(t, ns, name, current, patchType, patch), statusOnly, opts);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code current} with {@code patch} applied, at {@code current}'s resourceVersion unless the patch names one. */
+    private JsonObject patched(ResourceType t, String ns, String name, JsonObject current, String patchType,
+            JsonElement patch) {
+        JsonObject base = present(t, current).deepCopy();
+        JsonElement result = switch (patchType) {
+            case "json" -> Patches.jsonPatch(base, patch);
+            case "merge" -> Patches.mergePatch(base, patch);
+            case "strategic" -> {
+                if (!patch.isJsonObject()) {
+                    throw ApiError.badRequest("a strategic merge patch must be a JSON object");
                 }
-                default -> throw new IllegalArgumentException(patchType);
-            };
-            if (!result.isJsonObject()) {
-                throw ApiError.badRequest("the patch does not result in an object");
+                yield Patches.strategicMergePatch(base, patch.getAsJsonObject(), t);
             }
-            JsonObject next = result.getAsJsonObject();
-            typeMeta(t, next);
-            checkIdentity(t, ns, name, next);
-            JsonObject m = Json.meta(next);
-            if (Json.str(m, "resourceVersion") == null || Json.str(m, "resourceVersion").isEmpty()) {
-                m.addProperty("resourceVersion", Json.str(Json.meta(current), "resourceVersion"));
+            default -> throw new IllegalArgumentException(patchType);
+        };
+        if (!result.isJsonObject()) {
+            throw ApiError.badRequest("the patch does not result in an object");
+        }
+        JsonObject next = result.getAsJsonObject();
+        typeMeta(t, next);
+        checkIdentity(t, ns, name, next);
+        JsonObject m = Json.meta(next);
+        if (Json.str(m, "resourceVersion") == null || Json.str(m, "resourceVersion").isEmpty()) {
+            m.addProperty("resourceVersion", Json.str(Json.meta(current), "resourceVersion"));
+        }
+        return next;
+    }
+
+    /**
+     * An update ({@code patchType} null: {@code body} is the Pod) or patch of a Pod's {@code ephemeralcontainers}
+     * subresource, as {@code podEphemeralContainersStrategy} does it ({@code pkg/registry/core/pod/strategy.go}):
+     * everything but {@code spec.ephemeralContainers} is taken from the stored Pod ({@code
+     * dropNonEphemeralContainerUpdates}), then the change is validated ({@link KindRules#onEphemeralContainersUpdate}).
+     */
+    JsonObject updateEphemeralContainers(ResourceType t, String ns, String name, String patchType, JsonElement body,
+            WriteOptions opts) {
+        lock.lock();
+        try {
+            JsonObject current = must(t, ns, name);
+            JsonObject next;
+            if (patchType == null) {
+                if (!body.isJsonObject()) {
+                    throw ApiError.badRequest("the request body must be a Pod");
+                }
+                next = body.getAsJsonObject().deepCopy();
+                typeMeta(t, next);
+                checkIdentity(t, ns, name, next);
+            } else {
+                next = patched(t, ns, name, current, patchType, body);
             }
-            return replace(t, current, next, statusOnly, opts);
+            String requested = Json.str(Json.meta(next), "resourceVersion");
+            if (requested == null || requested.isEmpty()) {
+                throw ApiError.invalid(t, name, List.of(ApiError.Cause.invalid("metadata.resourceVersion", "0x0",
+                        "must be specified for an update")));
+            }
+            if (!requested.equals(Json.str(Json.meta(current), "resourceVersion"))) {
+                throw ApiError.staleResourceVersion(t, name);
+            }
+            JsonObject candidate = current.deepCopy();
+            JsonArray wanted = Json.arr(Json.obj(next, "spec"), "ephemeralContainers");
+            if (wanted == null) {
+                Json.child(candidate, "spec").remove("ephemeralContainers");
+            } else {
+                Json.child(candidate, "spec").add("ephemeralContainers", wanted.deepCopy());
+            }
+            List<ApiError.Cause> causes = new ArrayList<>();
+            rules.onEphemeralContainersUpdate(current, candidate, causes);
+            if (!causes.isEmpty()) {
+                throw ApiError.invalid(t, name, causes);
+            }
+            if (Json.same(current, candidate) || opts.dryRun()) {
+                return present(t, Json.same(current, candidate) ? current : candidate);
+            }
+            trackFields(t, current, candidate, null, false, opts);
+            return present(t, put(t, key(t, namespaceOf(candidate), name), current, candidate, "MODIFIED"));
         } finally {
             lock.unlock();
         }

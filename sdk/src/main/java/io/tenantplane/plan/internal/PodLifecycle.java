@@ -23,9 +23,42 @@ import java.util.Set;
  *
  * <p>A Pod already deleted with grace 0 (it waits only for its finalizers) gets nothing: finalizers are their
  * owners' business.
+ *
+ * <p>Also the one change a running Pod's spec takes besides images: ephemeral containers added to the tenant Pod
+ * ({@code kubectl debug}) are added to its host copy ({@link #addedEphemeralContainers}).
  */
 public final class PodLifecycle {
     private PodLifecycle() {
+    }
+
+    /**
+     * The names of the ephemeral containers {@code desired} (the host Pod as the transform makes it now) has and
+     * {@code observed} (the host Pod as read) lacks, in order; empty when there are none, or when {@code observed}
+     * has one {@code desired} lacks (an API server never removes one, so that difference cannot be written).
+     */
+    public static List<String> addedEphemeralContainers(JsonObject desired, JsonObject observed) {
+        List<String> want = ephemeralNames(desired);
+        List<String> have = ephemeralNames(observed);
+        if (!want.containsAll(have)) {
+            return List.of();
+        }
+        List<String> added = new ArrayList<>(want);
+        added.removeAll(have);
+        return added;
+    }
+
+    private static List<String> ephemeralNames(JsonObject pod) {
+        List<String> names = new ArrayList<>();
+        JsonObject spec = Json.object(pod, "spec");
+        JsonElement list = spec == null ? null : spec.get("ephemeralContainers");
+        if (list != null && list.isJsonArray()) {
+            for (JsonElement c : list.getAsJsonArray()) {
+                if (c.isJsonObject() && Json.string(c.getAsJsonObject(), "name") != null) {
+                    names.add(Json.string(c.getAsJsonObject(), "name"));
+                }
+            }
+        }
+        return names;
     }
 
     /**

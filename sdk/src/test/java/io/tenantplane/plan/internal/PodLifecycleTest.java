@@ -56,4 +56,36 @@ class PodLifecycleTest {
         assertEquals(Action.CREATE, plan.decisions().get(0).action(), plan.decisions()::toString);
         assertEquals(List.of(), PodLifecycle.vanishedDeletes(plan, tenant));
     }
+
+    private static JsonObject withEphemeral(String... names) {
+        JsonObject pod = JsonParser.parseString("{\"spec\":{\"containers\":[{\"name\":\"app\"}]}}")
+                .getAsJsonObject();
+        if (names.length > 0) {
+            com.google.gson.JsonArray list = new com.google.gson.JsonArray();
+            for (String n : names) {
+                list.add(Json.gson().toJsonTree(java.util.Map.of("name", n, "image", "busybox")));
+            }
+            pod.getAsJsonObject("spec").add("ephemeralContainers", list);
+        }
+        return pod;
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "desired {0}, observed {1} -> added {2}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "''        | ''   | ''",
+        "dbg       | ''   | dbg",
+        "a b       | a    | b",
+        "a b       | a b  | ''",
+        "a         | a b  | ''",
+        "b         | a    | ''",
+    })
+    void ephemeralContainersAddedAreThoseTheHostPodLacksWhenItHasNoneTheTenantLacks(String desired, String observed,
+                                                                                   String added) {
+        assertEquals(names(added), PodLifecycle.addedEphemeralContainers(withEphemeral(names(desired)
+                .toArray(String[]::new)), withEphemeral(names(observed).toArray(String[]::new))));
+    }
+
+    private static List<String> names(String spaced) {
+        return spaced == null || spaced.isBlank() ? List.of() : List.of(spaced.trim().split("\\s+"));
+    }
 }
