@@ -352,6 +352,39 @@ class KubeletEndpointIT {
                 "logs are counted, not evented");
     }
 
+    /**
+     * {@code kubectl debug} inside a tenant: kubectl adds an ephemeral container through the tenant Pod's
+     * subresource, the pass adds it to the host copy, the host's kubelet starts it, its status flows back (what kubectl
+     * waits for), and {@code kubectl attach} reaches it through the kubelet endpoint.
+     */
+    @Test
+    void kubectlDebugAddsAContainerThatRunsOnTheHostCopyAndCanBeAttached() throws Exception {
+        Kube dev = tenant("dev");
+        runningPod(dev, "dev", "web");
+        Path kubeconfig = live.tenantServer("dev").writeKubeconfig(work.resolve("dev"));
+
+        Run debug = kubectl(kubeconfig, "debug", "web", "--image=busybox:1.36", "--container=debugger",
+                "--target=app", "--profile=restricted");
+        assertEquals(0, debug.code(), debug.err());
+        assertTrue(eventually(() -> {
+            plane.converge(live.key("dev"));
+            JsonObject pod = dev.require("Pod", "default", "web");
+            com.google.gson.JsonArray st = Json.object(pod, "status") == null ? null
+                    : pod.getAsJsonObject("status").getAsJsonArray("ephemeralContainerStatuses");
+            return st != null && st.size() == 1 && Json.object(st.get(0).getAsJsonObject(), "state") != null
+                    && st.get(0).getAsJsonObject().getAsJsonObject("state").has("running");
+        }), () -> "the debug container runs: " + dev.require("Pod", "default", "web").get("status"));
+        JsonObject host = live.hostKube.require("Pod", live.namespace, hostName("web", "dev"));
+        assertEquals("debugger", Json.string(host.getAsJsonObject("spec").getAsJsonArray("ephemeralContainers")
+                .get(0).getAsJsonObject(), "name"), "the host copy has it");
+
+        Run attach = kubectlWithInput(kubeconfig, "typed\n", "attach", "-i", "web", "-c", "debugger");
+        assertEquals(0, attach.code(), attach.err());
+        assertTrue(attach.out().contains("typed"), attach.out());
+        Run logs = kubectl(kubeconfig, "logs", "web", "-c", "debugger");
+        assertTrue(logs.out().contains("simulated container debugger started"), logs.out() + logs.err());
+    }
+
     @Test
     void kubectlPortForwardReachesAPortOfTheHostCopy() throws Exception {
         Kube dev = tenant("dev");

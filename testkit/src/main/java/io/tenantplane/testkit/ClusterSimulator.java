@@ -209,6 +209,10 @@ final class ClusterSimulator implements AutoCloseable {
                 }
                 continue;
             }
+            if ("Running".equals(phase)) {
+                startEphemeralContainers(pod, ns, name, opts);
+                continue;
+            }
             if (!"Pending".equals(phase)) {
                 continue;
             }
@@ -228,6 +232,46 @@ final class ClusterSimulator implements AutoCloseable {
             }
         }
         seen.keySet().retainAll(live);
+    }
+
+    /**
+     * Starts the ephemeral containers added to a running pod ({@code kubectl debug}), as a kubelet does: each gets a
+     * running entry in {@code status.ephemeralContainerStatuses} and its first log line.
+     */
+    private void startEphemeralContainers(JsonObject pod, String ns, String name, Store.WriteOptions opts) {
+        JsonArray wanted = Json.arr(Json.obj(pod, "spec"), "ephemeralContainers");
+        if (wanted == null || wanted.isEmpty()) {
+            return;
+        }
+        JsonObject status = Json.obj(pod, "status");
+        JsonArray statuses = Json.arr(status, "ephemeralContainerStatuses");
+        java.util.Set<String> started = new java.util.HashSet<>();
+        if (statuses != null) {
+            statuses.forEach(st -> started.add(Json.str(st.getAsJsonObject(), "name")));
+        } else {
+            statuses = new JsonArray();
+        }
+        JsonObject m = Json.meta(pod);
+        boolean added = false;
+        for (JsonElement c : wanted) {
+            JsonObject container = c.getAsJsonObject();
+            String cname = Json.str(container, "name");
+            if (started.contains(cname)) {
+                continue;
+            }
+            String image = Json.str(container, "image");
+            statuses.add(Json.object("name", cname, "state", Json.object("running", Json.object("startedAt", now())),
+                    "lastState", new JsonObject(), "ready", false, "restartCount", 0, "image", image, "imageID",
+                    "docker.io/library/" + image + "@sha256:" + hex(image, 64), "containerID",
+                    containerId(m, container)));
+            logs.append(Json.str(m, "uid"), cname, clock.instant(), "simulated container " + cname
+                    + " started (image " + image + ")");
+            added = true;
+        }
+        if (added) {
+            status.add("ephemeralContainerStatuses", statuses);
+            store.update(type("", "pods"), ns, name, pod, true, opts);
+        }
     }
 
     private JsonObject pick(List<JsonObject> nodes, JsonObject selector) {

@@ -229,7 +229,8 @@ final class KindRules {
                         + Validation.quote(target)));
             }
             for (String field : new java.util.TreeSet<>(ec.keySet())) {
-                if (!EPHEMERAL_FIELDS.contains(field)) {
+                // validateFieldAllowList compares each field with its zero value: kubectl debug sends resources: {}.
+                if (!EPHEMERAL_FIELDS.contains(field) && !zero(ec.get(field))) {
                     causes.add(ApiError.Cause.forbidden(at + "." + field, "cannot be set for an Ephemeral Container"));
                 }
             }
@@ -244,6 +245,21 @@ final class KindRules {
                 }
             }
         }
+    }
+
+    /** Whether a decoded field holds its Go zero value (absent, null, {}, [], false, 0 or ""). */
+    private static boolean zero(JsonElement v) {
+        if (v == null || v.isJsonNull()) {
+            return true;
+        }
+        if (v.isJsonObject()) {
+            return v.getAsJsonObject().entrySet().stream().allMatch(e -> zero(e.getValue()));
+        }
+        if (v.isJsonArray()) {
+            return v.getAsJsonArray().isEmpty();
+        }
+        JsonPrimitive p = v.getAsJsonPrimitive();
+        return p.isBoolean() ? !p.getAsBoolean() : p.isNumber() ? p.getAsDouble() == 0 : p.getAsString().isEmpty();
     }
 
     // ---- pods ----
