@@ -151,9 +151,17 @@ class MigrationViaEnsureIT {
         TenantKey key = live.key("dev");
 
         setMode("dedicated");
-        ProvisionReport p = plane.ensure(key);
+        ScopeRecorder heard = new ScopeRecorder();
+        ProvisionReport p = live.plane(b -> b.observer(heard)).ensure(key);
 
         Rejection r = assertInstanceOf(MigrationProgress.Rejected.class, p.migration()).rejection();
+        String migrate = "migrate " + key + "#1";
+        assertEquals(List.of("provision " + key + "#0", migrate), heard.opened,
+                "the migration pass runs in its own scope, inside the provisioning");
+        assertEquals(List.of(migrate, "provision " + key + "#0"), heard.closed);
+        assertTrue(heard.inScope.get(migrate).stream().anyMatch(o -> o.decision().reason()
+                .equals(io.tenantplane.plan.Reasons.MIGRATION_PROGRESS)), () -> "the rejection's status write is a "
+                + "span event of the migration scope: " + heard.inScope);
         assertEquals(Rejection.INVALID_TARGET, r.reason());
         JsonObject tc = tenantCluster();
         JsonObject migrating = condition(tc, "Migrating");

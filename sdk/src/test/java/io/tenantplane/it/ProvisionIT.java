@@ -322,60 +322,9 @@ class ProvisionIT {
         assertTrue(live.hostKube.get("TenantCluster", live.namespace, "qa").isPresent());
     }
 
-    /** What an observer heard: scopes opened (what, tenant), the outcomes each got as span events, and closed. */
-    private static final class Heard implements io.tenantplane.observe.Observer {
-        final List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final List<String> closed = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final Map<String, List<io.tenantplane.observe.Outcome>> inScope =
-                new java.util.concurrent.ConcurrentHashMap<>();
-        final List<io.tenantplane.observe.Outcome> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-        private PassScope scope(String what) {
-            String id = what + "#" + opened.size();
-            opened.add(id);
-            inScope.put(id, new java.util.concurrent.CopyOnWriteArrayList<>());
-            return new PassScope() {
-                @Override
-                public PassScope kind(String kind) {
-                    return this;
-                }
-
-                @Override
-                public void decision(io.tenantplane.observe.Outcome outcome) {
-                    inScope.get(id).add(outcome);
-                }
-
-                @Override
-                public void close() {
-                    closed.add(id);
-                }
-            };
-        }
-
-        @Override
-        public PassScope passStarted(io.tenantplane.observe.TenantKey tenant) {
-            return scope("converge " + tenant);
-        }
-
-        @Override
-        public PassScope provisionStarted(io.tenantplane.observe.TenantKey tenant) {
-            return scope("provision " + tenant);
-        }
-
-        @Override
-        public PassScope migrationStarted(io.tenantplane.observe.TenantKey tenant) {
-            return scope("migrate " + tenant);
-        }
-
-        @Override
-        public void decision(io.tenantplane.observe.TenantKey tenant, io.tenantplane.observe.Outcome outcome) {
-            reported.add(outcome);
-        }
-    }
-
     @Test
     void provisioningAndRemovalReportEveryDecisionIntoTheirOwnScopeOnce() {
-        Heard heard = new Heard();
+        ScopeRecorder heard = new ScopeRecorder();
         plane = live.plane(b -> b.observer(heard));
         ProvisionReport first = provision("dev");
 
