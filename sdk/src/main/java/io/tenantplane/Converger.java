@@ -25,7 +25,6 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.HostMirrors;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
-import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
 import io.tenantplane.plan.internal.FlowBack;
 import io.tenantplane.plan.internal.PodLifecycle;
@@ -644,10 +643,6 @@ final class Converger {
         }
 
         private Outcome applyOne(Decision d, Snapshot snapshot) {
-            if (Reasons.EPHEMERAL_CONTAINERS_ADDED.equals(d.reason())) {
-                // The one write a Pod takes ephemeral containers from; the next pass updates what else changed.
-                return hostWrites.addEphemeralContainers(d);
-            }
             Outcome o = hostWrites.apply(d, (stale, current) -> replan(snapshot, stale, current));
             if (o instanceof Outcome.Failed f && refusedClusterIp(f)) {
                 o = hostWrites.apply(allocatedByHost(f), Applier.Replanner.NONE);

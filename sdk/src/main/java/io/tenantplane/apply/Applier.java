@@ -93,10 +93,15 @@ public final class Applier {
 
     /**
      * Executes one decision. The returned outcome carries the decision that was finally executed, which differs from
-     * {@code decision} when the object had to be planned again.
+     * {@code decision} when the object had to be planned again. An {@code Update} whose reason is
+     * {@link Reasons#EPHEMERAL_CONTAINERS_ADDED} is written through the Pod's {@code ephemeralcontainers} subresource
+     * ({@link #addEphemeralContainers}), the only write a Pod takes them from.
      */
     public Outcome apply(Decision decision, Replanner replanner) {
         Objects.requireNonNull(decision, "decision");
+        if (decision.action() == Action.UPDATE && Reasons.EPHEMERAL_CONTAINERS_ADDED.equals(decision.reason())) {
+            return addEphemeralContainers(decision);
+        }
         Replanner again = replanner == null ? Replanner.NONE : replanner;
         Decision current = decision;
         int attempts = 0;
@@ -160,7 +165,7 @@ public final class Applier {
      * uses it too); the server keeps everything else of the Pod as it is. On a conflict the Pod is re-read and the
      * write retried unless it already has them.
      */
-    public Outcome addEphemeralContainers(Decision decision) {
+    private Outcome addEphemeralContainers(Decision decision) {
         JsonElement wanted = Json.object(decision.desired(), "spec") == null ? null
                 : decision.desired().getAsJsonObject("spec").get("ephemeralContainers");
         return writeSubresource(decision, "ephemeralcontainers", body -> {

@@ -233,8 +233,6 @@ public final class MigrationRunner {
     private Outcome execute(Loaded l, StepDecision d, Applier tenantApplier, ApiClient tenantClient) {
         return switch (d.api()) {
             case HOST -> isTokenIssue(d.decision()) ? writeTokenSecret(l, d.decision(), tenantClient)
-                    : Reasons.EPHEMERAL_CONTAINERS_ADDED.equals(d.decision().reason())
-                    ? hostApplier.addEphemeralContainers(d.decision())
                     : hostApplier.apply(d.decision(), Applier.Replanner.NONE);
             case TENANT -> tenantApplier.apply(d.decision(), Applier.Replanner.NONE);
             case STATUS -> {

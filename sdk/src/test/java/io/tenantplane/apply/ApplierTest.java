@@ -108,9 +108,9 @@ class ApplierTest {
                 Reasons.SOURCE_CHANGED, "test", relabelled, first), Applier.Replanner.NONE);
         assertInstanceOf(Outcome.Applied.class, concurrent, concurrent::toString);
 
-        Outcome added = applier.addEphemeralContainers(Decision.update("Pod", null,
+        Outcome added = applier.apply(Decision.update("Pod", null,
                 new Decision.HostRef("default", "web"), Reasons.EPHEMERAL_CONTAINERS_ADDED, "test", pod("dbg"),
-                first));
+                first), Applier.Replanner.NONE);
 
         Outcome.Applied applied = assertInstanceOf(Outcome.Applied.class, added, added::toString);
         assertEquals(2, applied.attempts(), "the stale read was a conflict, re-read and written again");
@@ -118,9 +118,9 @@ class ApplierTest {
                 .get(0).getAsJsonObject(), "name"));
         assertEquals("someone-else", Json.string(applied.result(), "metadata", "labels", "v"),
                 "the subresource changes nothing else");
-        Outcome again = applier.addEphemeralContainers(Decision.update("Pod", null,
+        Outcome again = applier.apply(Decision.update("Pod", null,
                 new Decision.HostRef("default", "web"), Reasons.EPHEMERAL_CONTAINERS_ADDED, "test", pod("dbg"),
-                first));
+                first), Applier.Replanner.NONE);
         assertInstanceOf(Outcome.NotWritten.class, again, "a Pod that has them already is not written again");
 
         JsonObject withoutThem = applied.result().deepCopy();
