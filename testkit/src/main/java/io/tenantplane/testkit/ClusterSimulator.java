@@ -210,7 +210,7 @@ final class ClusterSimulator implements AutoCloseable {
                 continue;
             }
             if ("Running".equals(phase)) {
-                startEphemeralContainers(pod, ns, name, opts);
+                startEphemeralContainers(pods, pod, ns, name, opts);
                 continue;
             }
             if (!"Pending".equals(phase)) {
@@ -238,7 +238,8 @@ final class ClusterSimulator implements AutoCloseable {
      * Starts the ephemeral containers added to a running pod ({@code kubectl debug}), as a kubelet does: each gets a
      * running entry in {@code status.ephemeralContainerStatuses} and its first log line.
      */
-    private void startEphemeralContainers(JsonObject pod, String ns, String name, Store.WriteOptions opts) {
+    private void startEphemeralContainers(ResourceType pods, JsonObject pod, String ns, String name,
+                                          Store.WriteOptions opts) {
         JsonArray wanted = Json.arr(Json.obj(pod, "spec"), "ephemeralContainers");
         if (wanted == null || wanted.isEmpty()) {
             return;
@@ -270,7 +271,7 @@ final class ClusterSimulator implements AutoCloseable {
         }
         if (added) {
             status.add("ephemeralContainerStatuses", statuses);
-            store.update(type("", "pods"), ns, name, pod, true, opts);
+            store.update(pods, ns, name, pod, true, opts);
         }
     }
 

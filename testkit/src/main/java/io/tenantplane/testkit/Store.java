@@ -325,6 +325,22 @@ final class Store {
         }
     }
 
+    /**
+     * The update's precondition: a {@code resourceVersion} the request names must be the stored one (else Conflict);
+     * one it leaves out is allowed for built-in kinds and refused for custom ones ({@code AllowUnconditionalUpdate}).
+     */
+    private static void checkVersion(ResourceType t, JsonObject current, JsonObject next) {
+        String requested = Json.str(Json.meta(next), "resourceVersion");
+        if (requested == null || requested.isEmpty()) {
+            if (!t.unconditionalUpdate()) {
+                throw ApiError.invalid(t, Json.str(Json.meta(current), "name"), List.of(ApiError.Cause.invalid(
+                        "metadata.resourceVersion", "0x0", "must be specified for an update")));
+            }
+        } else if (!requested.equals(Json.str(Json.meta(current), "resourceVersion"))) {
+            throw ApiError.staleResourceVersion(t, Json.str(Json.meta(current), "name"));
+        }
+    }
+
     /** {@code current} with {@code patch} applied, at {@code current}'s resourceVersion unless the patch names one. */
     private JsonObject patched(ResourceType t, String ns, String name, JsonObject current, String patchType,
             JsonElement patch) {
@@ -375,14 +391,7 @@ final class Store {
             } else {
                 next = patched(t, ns, name, current, patchType, body);
             }
-            String requested = Json.str(Json.meta(next), "resourceVersion");
-            if (requested == null || requested.isEmpty()) {
-                throw ApiError.invalid(t, name, List.of(ApiError.Cause.invalid("metadata.resourceVersion", "0x0",
-                        "must be specified for an update")));
-            }
-            if (!requested.equals(Json.str(Json.meta(current), "resourceVersion"))) {
-                throw ApiError.staleResourceVersion(t, name);
-            }
+            checkVersion(t, current, next);
             JsonObject candidate = current.deepCopy();
             JsonArray wanted = Json.arr(Json.obj(next, "spec"), "ephemeralContainers");
             if (wanted == null) {
@@ -509,15 +518,7 @@ final class Store {
         JsonArray requestedManaged = statusOnly ? null : Json.arr(Json.meta(next), "managedFields");
         String name = Json.str(cm, "name");
         String currentVersion = Json.str(cm, "resourceVersion");
-        String requested = Json.str(Json.meta(next), "resourceVersion");
-        if (requested == null || requested.isEmpty()) {
-            if (!t.unconditionalUpdate()) {
-                throw ApiError.invalid(t, name, List.of(ApiError.Cause.invalid("metadata.resourceVersion", "0x0",
-                        "must be specified for an update")));
-            }
-        } else if (!requested.equals(currentVersion)) {
-            throw ApiError.staleResourceVersion(t, name);
-        }
+        checkVersion(t, current, next);
         normalize(t, next);
         JsonObject candidate;
         List<ApiError.Cause> causes = new ArrayList<>();
