@@ -120,6 +120,18 @@ public final class ControlPlaneRenderer {
         return imageRepository + ":" + k3sVersion.replace('+', '-');
     }
 
+    /**
+     * The labels of an object tenantplane renders for {@code tenant} as part of {@code component} (the control plane,
+     * the isolation boundary, the agents, the tenant DNS): managed by tenantplane, the tenant, the component.
+     */
+    public static Map<String, String> renderedLabels(String tenant, String component) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
+        m.put(ReverseMapping.TENANT, tenant);
+        m.put(COMPONENT_LABEL, component);
+        return m;
+    }
+
     /** The labels that select a tenant's control plane pods. */
     public static Map<String, String> selectorLabels(String tenant) {
         Map<String, String> m = new LinkedHashMap<>();
@@ -175,10 +187,7 @@ public final class ControlPlaneRenderer {
     }
 
     private static Map<String, String> labels(ControlPlaneNames n) {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
-        m.putAll(selectorLabels(n.tenant()));
-        return m;
+        return renderedLabels(n.tenant(), COMPONENT);
     }
 
     private static JsonObject metadata(ControlPlaneNames n, String name, String reason) {

@@ -347,11 +347,7 @@ public final class IsolationRenderer {
         }
 
         Map<String, String> labels() {
-            Map<String, String> m = new LinkedHashMap<>();
-            m.put(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
-            m.put(ReverseMapping.TENANT, tenant);
-            m.put(ControlPlaneRenderer.COMPONENT_LABEL, COMPONENT);
-            return m;
+            return ControlPlaneRenderer.renderedLabels(tenant, COMPONENT);
         }
 
         JsonObject metadata(String name, String reason) {

@@ -112,11 +112,7 @@ public final class Agents {
     }
 
     private static Map<String, String> labels(String tenant) {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
-        m.put(ReverseMapping.TENANT, tenant);
-        m.put(ControlPlaneRenderer.COMPONENT_LABEL, COMPONENT);
-        return m;
+        return ControlPlaneRenderer.renderedLabels(tenant, COMPONENT);
     }
 
     private static JsonObject meta(String tenant, String name, String namespace, String reason) {
