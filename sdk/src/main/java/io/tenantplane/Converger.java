@@ -193,9 +193,11 @@ final class Converger {
      * ({@link Options#tenantApi} picks each by name); null when they do not include the API Service of this placement.
      */
     private static List<JsonObject> handedOn(TenantContext ctx, ControlPlaneNames n) {
-        boolean api = ctx.controlPlaneServices().stream().anyMatch(o -> n.namespace().equals(
-                Json.string(o, "metadata", "namespace")) && n.apiService().equals(Json.string(o, "metadata", "name")));
-        return api ? ctx.controlPlaneServices() : null;
+        List<JsonObject> services = ctx.listed("v1", "Service", n.namespace(), ReverseMapping.TENANT + "="
+                + ctx.tenant()).orElse(List.of()).stream().filter(o -> List.of(n.apiService(), n.dnsService())
+                .contains(Json.string(o, "metadata", "name"))).toList();
+        boolean api = services.stream().anyMatch(o -> n.apiService().equals(Json.string(o, "metadata", "name")));
+        return api ? services : null;
     }
 
     /**
@@ -352,8 +354,7 @@ final class Converger {
                 // the host?" has an answer.
                 tenantReads.add(() -> tenantReader.list(tk, null, null));
                 ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
-                hostReads.add(() -> hostReader.list(hk, hk.namespaced() ? hostNs : null,
-                        ReverseMapping.TENANT + "=" + tenant));
+                hostReads.add(hostList(hk, hk.namespaced() ? hostNs : null, ReverseMapping.TENANT + "=" + tenant));
             }
             List<ResourceKind> mirrorKinds = new ArrayList<>();
             for (SyncPolicy.HostMirror m : policy.mirrors()) {
@@ -366,7 +367,7 @@ final class Converger {
             for (String kind : COLLECTABLE_KINDS) {
                 if (listed.add(kind)) {
                     ResourceKind hk = ResourceKind.wellKnown(null, kind).orElseThrow();
-                    hostReads.add(() -> hostReader.list(hk, hostNs, ReverseMapping.MANAGED_BY + "="
+                    hostReads.add(hostList(hk, hostNs, ReverseMapping.MANAGED_BY + "="
                             + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tenant));
                 }
             }
@@ -437,8 +438,24 @@ final class Converger {
                 return;
             }
             if (hk.namespaced()) {
-                hostReads.add(() -> hostReader.list(hk, hostNs, ReverseMapping.TENANT + "=" + tenant));
+                hostReads.add(hostList(hk, hostNs, ReverseMapping.TENANT + "=" + tenant));
             }
+        }
+
+        /**
+         * The read of one host list: the one the provisioning before this pass handed on in the context when it has
+         * it (the same kind, namespace and selector, or a selector asking less), or a list request.
+         */
+        private java.util.function.Supplier<List<JsonObject>> hostList(ResourceKind hk, String namespace,
+                                                                      String selector) {
+            if (namespace != null) {
+                Optional<List<JsonObject>> handed = ctx.listed(hk.apiVersion(), hk.kind(), namespace, selector);
+                if (handed.isPresent()) {
+                    List<JsonObject> items = handed.get();
+                    return () -> items;
+                }
+            }
+            return () -> hostReader.list(hk, namespace, selector);
         }
 
         /** Lists the host copies of a custom kind the policy keeps in the tenant, if the installation allows it. */

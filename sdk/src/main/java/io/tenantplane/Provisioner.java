@@ -44,7 +44,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import java.util.stream.Stream;
 
 /**
  * Provisioning and removal of a tenant on the host, and the TenantCluster's status. Decisions come from
@@ -284,14 +283,15 @@ final class Provisioner {
         List<JsonObject> rendered = render(place, r.profile());
         String id = key.toString();
         List<Outcome> isolation = new ArrayList<>();
+        Listing listing = new Listing(tc.tenant());
         if (kubelet != null && place.mode() != TenantCluster.Mode.PRIVATE) {
             // Before the StatefulSet: k3s reads the credential's config drop-in when it starts.
             ControlPlaneNames cn = ControlPlaneNames.of(place);
             String uid = tc.metadata().uid();
-            JsonObject observed = reader.get(SECRETS, cn.namespace(), cn.kubeletClientSecret()).orElse(null);
+            JsonObject observed = listing.get(SECRETS, cn.namespace(), cn.kubeletClientSecret()).orElse(null);
             Decision d = KubeletClients.decide(key, uid, place, kubelet, observed, clock.instant());
-            exec.apply(applier, d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet, current,
-                    clock.instant()));
+            listing.left(exec.apply(applier, d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet,
+                    current, clock.instant())));
         }
         List<JsonObject> hostPods = null;
         // The rendered objects as this call leaves them on the host, for the readiness check and the pass after it.
@@ -299,7 +299,7 @@ final class Provisioner {
         for (JsonObject rendering : rendered) {
             ResourceKind kind = resources.resolve(Json.string(rendering, "apiVersion"), Json.string(rendering, "kind"));
             String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
-            JsonObject observed = reader.get(kind, ns, Json.string(rendering, "metadata", "name")).orElse(null);
+            JsonObject observed = listing.get(kind, ns, Json.string(rendering, "metadata", "name")).orElse(null);
             JsonObject desired = rendering;
             String kept = null;
             ServiceAddress address = observed == null ? ServiceAddress.of(place, rendering) : null;
@@ -334,6 +334,7 @@ final class Provisioner {
                 o = replaceStatefulSet(o.decision());
             }
             exec.report(o);
+            listing.left(o);
             JsonObject left = switch (o) {
                 case Outcome.Applied a when a.decision().action() != Action.DELETE -> a.result();
                 case Outcome.NotWritten n when n.decision().action() == Action.UNCHANGED -> n.decision().observed();
@@ -348,8 +349,8 @@ final class Provisioner {
             }
         }
         if (!moving) {
-            retireJoinToken(exec, place, rendered);
-            retireDns(exec, place, rendered);
+            retireJoinToken(exec, place, rendered, listing);
+            retireDns(exec, place, rendered, listing);
         }
         ControlPlaneNames names = ControlPlaneNames.of(place);
         Condition controlPlane = controlPlaneReady(place, now.get("StatefulSet/" + names.namespace() + "/"
@@ -395,25 +396,107 @@ final class Provisioner {
             return new TenantCluster.Status(phase, generation, merged, place.hostNamespace(), kubeconfig,
                     place.mode(), current == null ? null : current.migration());
         });
-        // Handed on only when this call knows every one it rendered (a failed write leaves the pass to read them).
-        List<String> serviceKeys = Stream.of(names.apiService(), names.dnsService())
-                .map(n -> "Service/" + names.namespace() + "/" + n)
-                .filter(k -> rendered.stream().map(Provisioner::id).anyMatch(k::equals)).toList();
-        List<JsonObject> services = serviceKeys.stream().allMatch(now::containsKey)
-                ? serviceKeys.stream().map(now::get).toList() : List.of();
         return new ProvisionReport(key, exec.outcomes(), w.status(), w.written(), false, migration,
-                context(w, r, services));
+                context(w, r, listing.handedOn()));
     }
 
     /**
-     * The context a pass syncs from, made of the TenantCluster as its status write left it and the control plane's
-     * Services as this call left them; null when gone.
+     * The context a pass syncs from, made of the TenantCluster as its status write left it and the host lists this
+     * call read, as it left them; null when gone.
      */
-    private static TenantContext context(StatusWrite w, Resolved r, List<JsonObject> services) {
+    private static TenantContext context(StatusWrite w, Resolved r, List<TenantContext.HostList> lists) {
         if (w.object() == null || !(TenantCluster.fromJson(w.object()) instanceof Parsed.Ok<TenantCluster> ok)) {
             return null;
         }
-        return new TenantContext(Placement.of(ok.value()).cluster(), r.policy(), r.profile(), services);
+        return new TenantContext(Placement.of(ok.value()).cluster(), r.policy(), r.profile(), lists);
+    }
+
+    /**
+     * What one provisioning reads of the host: for each kind and namespace it renders into, one list of the objects
+     * labelled with the tenant (the selector a pass lists the tenant's host copies with), instead of a read per
+     * object; kept as this call leaves them, its writes included, and handed on to the pass that follows.
+     * An object of a rendered name that is not so labelled (a foreign one, or one whose labels were changed) is not
+     * in the list: the create is then refused as AlreadyExists, and the applier reads that object and plans it again,
+     * which judges it as a read of it would have. Cluster-scoped objects (the tenant's Namespace) are read one by
+     * one.
+     */
+    private final class Listing {
+        private final String tenant;
+        private final String selector;
+        private final Map<String, Group> groups = new LinkedHashMap<>();
+
+        /** One list: the objects by name, and whether every write to them since is known. */
+        private static final class Group {
+            final ResourceKind kind;
+            final String namespace;
+            final Map<String, JsonObject> byName = new LinkedHashMap<>();
+            boolean known = true;
+
+            Group(ResourceKind kind, String namespace) {
+                this.kind = kind;
+                this.namespace = namespace;
+            }
+        }
+
+        Listing(String tenant) {
+            this.tenant = tenant;
+            this.selector = ReverseMapping.TENANT + "=" + tenant;
+        }
+
+        /** The object as this call knows it, from its kind's list in that namespace (listed at its first use). */
+        Optional<JsonObject> get(ResourceKind kind, String namespace, String name) {
+            if (!kind.namespaced()) {
+                return reader.get(kind, null, name);
+            }
+            Group g = groups.computeIfAbsent(key(kind.apiVersion(), kind.kind(), namespace), k -> {
+                Group fresh = new Group(kind, namespace);
+                for (JsonObject o : reader.list(kind, namespace, selector)) {
+                    fresh.byName.put(Json.string(o, "metadata", "name"), o);
+                }
+                return fresh;
+            });
+            return Optional.ofNullable(g.byName.get(name));
+        }
+
+        /**
+         * Takes in what {@code o} left on the host: the written object, or its absence after a delete. A write that
+         * failed leaves that list unknown, and it is not handed on.
+         */
+        void left(Outcome o) {
+            Decision d = o.decision();
+            JsonObject about = d.desired() != null ? d.desired() : d.observed();
+            if (about == null) {
+                return;
+            }
+            Group g = groups.get(key(Json.string(about, "apiVersion"), Json.string(about, "kind"),
+                    Json.string(about, "metadata", "namespace")));
+            if (g == null) {
+                return;
+            }
+            String name = Json.string(about, "metadata", "name");
+            switch (o) {
+                case Outcome.Applied a when d.action() == Action.DELETE -> g.byName.remove(name);
+                case Outcome.Applied a when a.result() != null
+                        && tenant.equals(Json.labels(a.result()).get(ReverseMapping.TENANT)) ->
+                        g.byName.put(name, a.result());
+                case Outcome.Applied a -> g.byName.remove(name);
+                case Outcome.NotWritten n -> {
+                }
+                default -> g.known = false;
+            }
+        }
+
+        /** The lists whose every object this call knows as it left it. */
+        List<TenantContext.HostList> handedOn() {
+            return groups.values().stream().filter(g -> g.known)
+                    .map(g -> new TenantContext.HostList(g.kind.apiVersion(), g.kind.kind(), g.namespace, selector,
+                            List.copyOf(g.byName.values())))
+                    .toList();
+        }
+
+        private static String key(String apiVersion, String kind, String namespace) {
+            return apiVersion + "/" + kind + "/" + namespace;
+        }
     }
 
     /**
@@ -421,8 +504,8 @@ final class Provisioner {
      * left private mode with a sqlite datastore): it holds a credential that lets agents join the tenant API. Not
      * while moving, when agents of the old place may still need it to rejoin.
      */
-    private void retireJoinToken(Execution exec, TenantCluster tc, List<JsonObject> rendered) {
-        retire(exec, tc, rendered, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
+    private void retireJoinToken(Execution exec, TenantCluster tc, List<JsonObject> rendered, Listing listing) {
+        retire(exec, tc, rendered, listing, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
                 "holds the join token of tenant " + tc.tenant() + "'s k3s agents; in " + tc.mode().value()
                         + " mode no agent joins");
     }
@@ -432,34 +515,34 @@ final class Provisioner {
      * Secret when they are no longer rendered: a tenant in private mode runs cluster DNS on its own agents, and the
      * Secret holds a token that reads its API. Not while moving.
      */
-    private void retireDns(Execution exec, TenantCluster tc, List<JsonObject> rendered) {
+    private void retireDns(Execution exec, TenantCluster tc, List<JsonObject> rendered, Listing listing) {
         ControlPlaneNames names = ControlPlaneNames.of(tc);
         String why = "served tenant " + tc.tenant() + "'s cluster DNS; in " + tc.mode().value()
                 + " mode its own agents run it";
         for (String kind : List.of("ConfigMap", "Deployment", "Service", "NetworkPolicy")) {
-            retire(exec, tc, rendered, kind(null, kind), names.dnsService(), Reasons.DNS_RETIRED, why);
+            retire(exec, tc, rendered, listing, kind(null, kind), names.dnsService(), Reasons.DNS_RETIRED, why);
         }
-        retire(exec, tc, rendered, SECRETS, names.dnsKubeconfigSecret(), Reasons.DNS_RETIRED, why);
+        retire(exec, tc, rendered, listing, SECRETS, names.dnsKubeconfigSecret(), Reasons.DNS_RETIRED, why);
     }
 
     /**
      * Deletes {@code kind}/{@code name} in the TenantCluster's namespace when this pass did not render it and it is an
      * object rendered for this tenant (owned, with a rendered component label); anything else of that name is left.
      */
-    private void retire(Execution exec, TenantCluster tc, List<JsonObject> rendered, ResourceKind kind, String name,
-                        String reason, String why) {
+    private void retire(Execution exec, TenantCluster tc, List<JsonObject> rendered, Listing listing,
+                        ResourceKind kind, String name, String reason, String why) {
         boolean wanted = rendered.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
                 && name.equals(Json.string(o, "metadata", "name")));
         if (wanted) {
             return;
         }
-        Optional<JsonObject> found = reader.get(kind, tc.namespace(), name)
+        Optional<JsonObject> found = listing.get(kind, tc.namespace(), name)
                 .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && rendered(o));
         if (found.isEmpty()) {
             return;
         }
-        exec.apply(applier, ProvisionPlan.retire(found.get(), reason, why),
-                (stale, current) -> current == null ? null : stale.withObjects(null, current));
+        listing.left(exec.apply(applier, ProvisionPlan.retire(found.get(), reason, why),
+                (stale, current) -> current == null ? null : stale.withObjects(null, current)));
     }
 
     /**

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The requests of one full pass over a converged tenant, as the Syncer runs it ({@code ensure}, then {@code converge}
  * from the context ensure read): the TenantCluster, its SyncPolicy and its IsolationProfile are each read once, no
- * other object or list is read twice on either side, and nothing is written.
+ * other object or list is read twice on either side (neither by the same request twice nor got by name and listed
+ * with its collection), and nothing is written.
  */
 @Tag(Live.HOOKS)
 class FullPassReadsIT {
@@ -36,6 +37,22 @@ class FullPassReadsIT {
         }
         n.values().removeIf(c -> c < 2);
         return n;
+    }
+
+    /**
+     * The objects read twice in one pass by different requests: got by name, and listed with their collection
+     * (as {@code get <object path>}); empty when each object is read once.
+     */
+    private static java.util.List<String> gotAndListed(KubeApiServer server) {
+        java.util.Set<String> lists = new java.util.HashSet<>();
+        for (RequestLog.Entry e : server.requests().entries()) {
+            if (e.verb().equals("list")) {
+                lists.add(e.path());
+            }
+        }
+        return server.requests().entries().stream().filter(e -> e.verb().equals("get")
+                && lists.contains(e.path().substring(0, e.path().lastIndexOf('/'))))
+                .map(e -> "get " + e.path()).toList();
     }
 
     /** The gets and lists the server answered, as docs/performance.md words them. */
@@ -76,6 +93,9 @@ class FullPassReadsIT {
                     + host.requests().entries());
             assertEquals(Map.of(), repeated(host), "no host object or list is read twice in one pass");
             assertEquals(Map.of(), repeated(live.tenantServer("dev")), "no tenant object or list is read twice");
+            assertEquals(java.util.List.of(), gotAndListed(host), "no host object is both got and listed");
+            assertEquals(java.util.List.of(), gotAndListed(live.tenantServer("dev")),
+                    "no tenant object is both got and listed");
             assertEquals(0, host.requests().writes(), () -> "nothing written: " + host.requests().entries());
             String counted = reads(host) + " on the host, " + reads(live.tenantServer("dev")) + " in the tenant";
             String doc = Files.readString(Path.of("..", "docs", "performance.md")).replaceAll("\\s+", " ");

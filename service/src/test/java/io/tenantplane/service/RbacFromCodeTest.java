@@ -312,6 +312,7 @@ class RbacFromCodeTest {
         assertTrue(Kube.eventually(SYNC, () -> renderedDrifted(hostKube).isEmpty() && prodCopiesChanged(hostKube)),
                 () -> "rendered objects are restored and prod's changes reach the host: "
                         + renderedDrifted(hostKube));
+        renderedNamesHeldByUnlabelledObjects(hostKube);
         // prod's custom kind: a deleted Backup's host copy is collected, an edited one is restored.
         Kube.at(this.prod.url()).delete("Backup", "default", "weekly");
         JsonObject nightly = hostKube.require("Backup", prodNamespace, "nightly-x-default-x-prod");
@@ -576,6 +577,43 @@ class RbacFromCodeTest {
             Json.child(ns, "metadata", "labels").addProperty("tenantplane.io/component", "drifted");
             host.update(ns);
         }
+    }
+
+    /**
+     * Every rendered object loses its tenant label (as by a careless {@code kubectl label}): provisioning lists by that
+     * label, so it does not find them, tries to create each, is refused (AlreadyExists), and reads the object of that
+     * name to plan it again (a foreign object, left alone). That read is a {@code get} on every rendered kind. With the
+     * labels back, both tenants are Ready again.
+     */
+    private void renderedNamesHeldByUnlabelledObjects(Kube host) {
+        Map<JsonObject, String> unlabelled = new java.util.LinkedHashMap<>();
+        for (String ns : new TreeSet<>(List.of(NS, prodNamespace))) {
+            for (String kind : RENDERED) {
+                for (JsonObject o : host.list(kind, ns)) {
+                    Map<String, String> labels = Json.labels(o);
+                    if (labels.containsKey("tenantplane.io/component") && labels.containsKey("tenantplane.io/tenant")) {
+                        unlabelled.put(o, labels.get("tenantplane.io/tenant"));
+                        Json.child(o, "metadata", "labels").remove("tenantplane.io/tenant");
+                        host.update(o);
+                    }
+                }
+            }
+        }
+        Set<Permission> reads = new TreeSet<>();
+        for (JsonObject o : unlabelled.keySet()) {
+            var k = Kube.kind(null, Json.string(o, "kind"));
+            reads.add(new Permission(k.group(), k.plural(), "get"));
+        }
+        assertTrue(Kube.eventually(SYNC, () -> used.containsAll(reads)), () -> "each rendered name, held by an object "
+                + "without the tenant's label, is read once its create is refused: " + reads);
+        for (var e : unlabelled.entrySet()) {
+            JsonObject now = host.require(Json.string(e.getKey(), "kind"), Json.string(e.getKey(), "metadata",
+                    "namespace"), Json.string(e.getKey(), "metadata", "name"));
+            Json.child(now, "metadata", "labels").addProperty("tenantplane.io/tenant", e.getValue());
+            host.update(now);
+        }
+        assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),
+                "with their labels back, the rendered objects are the tenants' own again");
     }
 
     private List<String> renderedDrifted(Kube host) {
