@@ -42,12 +42,17 @@ import java.util.regex.Pattern;
  *   error;</li>
  *   <li>an evaluation error is {@code <error> evaluating rule: <message or rule>}.</li>
  * </ul>
- * Rules are compiled with {@code self} and {@code oldSelf} as {@code dyn}, with the libraries of the API server's base
+ * When the CRD is written, each rule is compiled with {@code self} and {@code oldSelf} typed from the schema node it is
+ * declared on ({@link CelDeclType}, as the API server's {@code SchemaDeclType}): a rule naming a field the schema does
+ * not expose, or mixing types, refuses the CRD. The programs that run are compiled with {@code dyn} variables and given
+ * values typed the same way (formats as timestamps, durations and bytes; property names escaped). Both with the
+ * libraries of the API server's base
  * environment ({@code staging/src/k8s.io/apiserver/pkg/cel/environment/base.go}, 1.32) that exist here: CEL's
  * standard library, the strings extension (version 2), sets, optional types, two-variable comprehensions, and the
- * Kubernetes lists, regex, quantity, ip, cidr, URL and format libraries ({@link KubernetesCelLibrary}). The cost
- * budgets are not implemented: a CRD a real server refuses for its rules' estimated cost is accepted here. A rule
- * using a function the testkit lacks is refused when its CRD is created (never silently accepted).
+ * Kubernetes lists, regex, quantity, ip, cidr, URL and format libraries ({@link KubernetesCelLibrary}). Each rule's
+ * worst-case cost is estimated as the API server estimates it ({@link CelCost}), and a CRD over the per-rule or the
+ * per-schema budget is refused. There is no runtime cost limit while a rule runs. A rule using a function the testkit
+ * lacks is refused when its CRD is created (never silently accepted).
  */
 final class CelRules {
 
@@ -82,7 +87,21 @@ final class CelRules {
     private CelRules() {
     }
 
+    /** Names the object types of each schema node compiled apart ({@code generateUniqueSelfTypeName}). */
+    private static final java.util.concurrent.atomic.AtomicLong TYPE_NAMES = new java.util.concurrent.atomic.AtomicLong();
+
+    /** A compiler with {@code self} of {@code self}'s type and {@code oldSelf} the same or an optional of it. */
+    private static CelCompiler typedCompiler(dev.cel.common.types.CelType self, CelDeclType.Registry types,
+                                             boolean optionalOld) {
+        return builder().setTypeProvider(types).addVar("self", self).addVar("oldSelf", optionalOld
+                ? dev.cel.common.types.OptionalType.create(self) : self).build();
+    }
+
     private static CelCompiler compiler(dev.cel.common.types.CelType oldSelf) {
+        return builder().addVar("self", SimpleType.DYN).addVar("oldSelf", oldSelf).build();
+    }
+
+    private static dev.cel.compiler.CelCompilerBuilder builder() {
         return CelCompilerFactory.standardCelCompilerBuilder()
                 .setOptions(OPTIONS)
                 .setStandardMacros(dev.cel.parser.CelStandardMacro.STANDARD_MACROS)
@@ -90,8 +109,7 @@ final class CelRules {
                 // sets, optional types, two-variable comprehensions; and the Kubernetes ones written after upstream.
                 .addLibraries(dev.cel.extensions.CelExtensions.strings(), dev.cel.extensions.CelExtensions.sets(OPTIONS),
                         dev.cel.extensions.CelExtensions.optional(), dev.cel.extensions.CelExtensions.comprehensions())
-                .addFunctionDeclarations(KubernetesCelLibrary.declarations())
-                .addVar("self", SimpleType.DYN).addVar("oldSelf", oldSelf).build();
+                .addFunctionDeclarations(KubernetesCelLibrary.declarations());
     }
 
     private static Compiled compile(String expression) {
@@ -117,13 +135,91 @@ final class CelRules {
         });
     }
 
-    /** At CRD create and update: every rule (and messageExpression) of the schema must compile. */
+    /**
+     * At CRD create and update: every rule (and messageExpression) of the schema must compile with {@code self} and
+     * {@code oldSelf} typed from the schema node it is declared on ({@link CelDeclType}), as {@code Compile} in
+     * {@code staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/compilation.go} does: a rule naming a
+     * field the schema does not expose, or comparing values of different types, is refused; a rule must evaluate to a
+     * bool and a messageExpression to a string; rules on a node whose values are not exposed (no type, only
+     * {@code x-kubernetes-preserve-unknown-fields}) cannot be declared. {@code schema} is a resource's root.
+     */
     static void compileAll(JsonObject schema, String path, List<ApiError.Cause> causes) {
+        CelCost.Total total = new CelCost.Total();
+        compileAll(schema, path, true, 1L, total, causes);
+        if (total.total() > CelCost.CRD_LIMIT) {
+            // ValidateCustomResourceDefinitionSpec: the most expensive ones, then the total at the schema's root.
+            for (var expensive : total.mostExpensive()) {
+                causes.add(ApiError.Cause.forbidden(expensive.path(), "contributed to estimated rule cost total "
+                        + "exceeding cost limit for entire OpenAPIv3 schema"));
+            }
+            causes.add(ApiError.Cause.forbidden(path, CelCost.exceeds("x-kubernetes-validations estimated rule cost "
+                    + "total for entire OpenAPIv3 schema", total.total(), CelCost.CRD_LIMIT)));
+        }
+    }
+
+    /**
+     * @param cardinality how often a value of this node can occur in one object: the product of the {@code maxItems}
+     *                    and {@code maxProperties} above it ({@code CELSchemaContext.MaxCardinality}); null when one
+     *                    of them is unbounded
+     * @param total       the estimated cost of every rule so far ({@code TotalCost})
+     */
+    private static void compileAll(JsonObject schema, String path, boolean resourceRoot, Long cardinality,
+                                   CelCost.Total total, List<ApiError.Cause> causes) {
         if (schema == null) {
             return;
         }
         JsonArray rules = Json.arr(schema, "x-kubernetes-validations");
-        for (int i = 0; rules != null && i < rules.size(); i++) {
+        if (rules != null && !rules.isEmpty()) {
+            compileRules(schema, rules, path, resourceRoot, cardinality, total, causes);
+        }
+        JsonObject properties = Json.obj(schema, "properties");
+        if (properties != null) {
+            for (var e : properties.entrySet()) {
+                if (e.getValue().isJsonObject()) {
+                    JsonObject child = e.getValue().getAsJsonObject();
+                    compileAll(child, path + ".properties[" + e.getKey() + "]",
+                            Json.bool(child, "x-kubernetes-embedded-resource"), cardinality, total, causes);
+                }
+            }
+        }
+        JsonObject items = Json.obj(schema, "items");
+        if (items != null) {
+            compileAll(items, path + ".items", Json.bool(items, "x-kubernetes-embedded-resource"),
+                    times(cardinality, schema, "maxItems"), total, causes);
+        }
+        JsonElement additional = schema.get("additionalProperties");
+        if (additional != null && additional.isJsonObject()) {
+            compileAll(additional.getAsJsonObject(), path + ".additionalProperties",
+                    Json.bool(additional.getAsJsonObject(), "x-kubernetes-embedded-resource"),
+                    times(cardinality, schema, "maxProperties"), total, causes);
+        }
+    }
+
+    /** {@code cardinality} times the node's bound ({@code maxItems} or {@code maxProperties}); null if unbounded. */
+    private static Long times(Long cardinality, JsonObject schema, String bound) {
+        JsonElement max = schema.get(bound);
+        if (cardinality == null || max == null || !max.isJsonPrimitive() || !max.getAsJsonPrimitive().isNumber()) {
+            return null;
+        }
+        return CelCost.Range.multiply(cardinality, Math.max(0, max.getAsLong()));
+    }
+
+    /** The rules of one schema node, compiled with {@code self} typed from that node, and their estimated cost. */
+    private static void compileRules(JsonObject schema, JsonArray rules, String path, boolean resourceRoot,
+                                     Long cardinality, CelCost.Total total, List<ApiError.Cause> causes) {
+        CelDeclType.Registry registry = new CelDeclType.Registry();
+        CelDeclType self = CelDeclType.of(schema, resourceRoot, "selfType" + TYPE_NAMES.incrementAndGet(), registry);
+        if (self == null) {
+            String type = Json.str(schema, "type") == null ? "" : Json.str(schema, "type");
+            causes.add(new ApiError.Cause("InternalError", path + ".x-kubernetes-validations", "Internal error: rule "
+                    + "declared on schema that does not support validation rules type: '" + type
+                    + "' x-kubernetes-preserve-unknown-fields: '"
+                    + Json.bool(schema, "x-kubernetes-preserve-unknown-fields") + "'"));
+            return;
+        }
+        CelCompiler typed = typedCompiler(self.type, registry, false);
+        CelCompiler typedOptionalOld = null;
+        for (int i = 0; i < rules.size(); i++) {
             JsonObject rule = rules.get(i).isJsonObject() ? rules.get(i).getAsJsonObject() : new JsonObject();
             String at = path + ".x-kubernetes-validations[" + i + "]";
             String text = Json.str(rule, "rule");
@@ -131,36 +227,95 @@ final class CelRules {
                 causes.add(ApiError.Cause.required(at + ".rule"));
                 continue;
             }
-            Compiled c = compile(text, Json.bool(rule, "optionalOldSelf"));
-            if (c.error() != null) {
-                causes.add(ApiError.Cause.invalid(at + ".rule", Validation.quote(text), "compilation failed: "
-                        + c.error()));
+            boolean optionalOld = Json.bool(rule, "optionalOldSelf");
+            if (optionalOld && typedOptionalOld == null) {
+                typedOptionalOld = typedCompiler(self.type, registry, true);
             }
-            JsonElement optionalOld = rule.get("optionalOldSelf");
-            if (optionalOld != null && !optionalOld.isJsonNull() && !OLD_SELF.matcher(text).find()) {
+            CelCompiler compiler = optionalOld ? typedOptionalOld : typed;
+            Checked rule0 = check(compiler, text, SimpleType.BOOL, "cel expression must evaluate to a bool");
+            String error = rule0.error();
+            if (error != null) {
+                causes.add(ApiError.Cause.invalid(at + ".rule", Validation.quote(text), error));
+            } else {
+                long cost = CelCost.times(CelCost.estimate(rule0.ast(), self), cardinality, self);
+                if (cost > CelCost.RULE_LIMIT) {
+                    causes.add(ApiError.Cause.forbidden(at + ".rule", CelCost.exceeds("estimated rule cost", cost,
+                            CelCost.RULE_LIMIT)));
+                }
+                total.observe(at + ".rule", cost);
+            }
+            JsonElement optionalOldSet = rule.get("optionalOldSelf");
+            if (optionalOldSet != null && !optionalOldSet.isJsonNull() && !OLD_SELF.matcher(text).find()) {
                 // ValidateCustomResourceDefinitionOpenAPISchema (apiextensions/validation/validation.go).
-                causes.add(ApiError.Cause.invalid(at + ".optionalOldSelf", optionalOld.getAsString(),
+                causes.add(ApiError.Cause.invalid(at + ".optionalOldSelf", optionalOldSet.getAsString(),
                         "may not be set if oldSelf is not used in rule"));
             }
             String messageExpression = Json.str(rule, "messageExpression");
-            if (messageExpression != null && compile(messageExpression).error() != null) {
-                causes.add(ApiError.Cause.invalid(at + ".messageExpression", Validation.quote(messageExpression),
-                        "messageExpression compilation failed: " + compile(messageExpression).error()));
-            }
-        }
-        JsonObject properties = Json.obj(schema, "properties");
-        if (properties != null) {
-            for (var e : properties.entrySet()) {
-                if (e.getValue().isJsonObject()) {
-                    compileAll(e.getValue().getAsJsonObject(), path + ".properties[" + e.getKey() + "]", causes);
+            if (error == null && messageExpression != null) {
+                // Compiled only when the rule compiled (compileRule returns at a rule's error).
+                Checked message = check(compiler, messageExpression, SimpleType.STRING,
+                        "messageExpression must evaluate to a string");
+                String messageError = message.error();
+                if (messageError != null) {
+                    causes.add(ApiError.Cause.invalid(at + ".messageExpression", Validation.quote(messageExpression),
+                            messageError.startsWith("compilation failed: ") ? "messageExpression " + messageError
+                                    : messageError));
+                } else {
+                    // Not multiplied by how often the rule runs (validation.go compares MessageExpressionMaxCost).
+                    long cost = CelCost.estimate(message.ast(), self);
+                    if (cost > CelCost.RULE_LIMIT) {
+                        causes.add(ApiError.Cause.forbidden(at + ".messageExpression", CelCost.exceeds(
+                                "estimated messageExpression cost", cost, CelCost.RULE_LIMIT)));
+                    }
+                    total.observe(at + ".messageExpression", cost);
                 }
             }
         }
-        compileAll(Json.obj(schema, "items"), path + ".items", causes);
-        JsonElement additional = schema.get("additionalProperties");
-        if (additional != null && additional.isJsonObject()) {
-            compileAll(additional.getAsJsonObject(), path + ".additionalProperties", causes);
+    }
+
+    /**
+     * The estimated cost of {@code rule} declared on {@code schema} ({@link CelCost#estimate}), not multiplied by how
+     * often it runs; for tests.
+     *
+     * @throws IllegalArgumentException when the rule does not compile there
+     */
+    static long estimatedCost(JsonObject schema, String rule) {
+        CelDeclType.Registry registry = new CelDeclType.Registry();
+        CelDeclType self = CelDeclType.of(schema, false, "selfType" + TYPE_NAMES.incrementAndGet(), registry);
+        if (self == null) {
+            throw new IllegalArgumentException("no rules on this schema");
         }
+        Checked c = check(typedCompiler(self.type, registry, false), rule, SimpleType.BOOL, "not a bool");
+        if (c.error() != null) {
+            throw new IllegalArgumentException(c.error());
+        }
+        return CelCost.estimate(c.ast(), self);
+    }
+
+    /**
+     * {@code expression} checked with {@code compiler}: it must pass the literal checks and have the {@code result}
+     * type, else the API server's detail ({@code compilation failed: ...} or {@code notOfType}).
+     */
+    private static Checked check(CelCompiler compiler, String expression, dev.cel.common.types.CelType result,
+                                 String notOfType) {
+        CelAbstractSyntaxTree ast;
+        try {
+            ast = compiler.compile(expression).getAst();
+        } catch (CelValidationException ex) {
+            return new Checked(null, "compilation failed: " + ex.getMessage());
+        }
+        dev.cel.common.CelValidationResult literals = LITERALS.validate(ast);
+        if (literals.hasError()) {
+            return new Checked(null, "compilation failed: " + literals.getErrorString());
+        }
+        if (!ast.getResultType().equals(result)) {
+            return new Checked(null, notOfType);
+        }
+        return new Checked(ast, null);
+    }
+
+    /** A type-checked expression, or why it is refused. */
+    private record Checked(CelAbstractSyntaxTree ast, String error) {
     }
 
     /** Whether the schema has any rule ({@code cel.NewValidator} returns no validator otherwise). */
@@ -346,13 +501,22 @@ final class CelRules {
                     continue;
                 }
                 JsonObject child = properties == null ? null : Json.obj(properties, e.getKey());
-                if (child == null && additional != null && additional.isJsonObject()) {
+                String key = e.getKey();
+                if (child != null) {
+                    // A property is the field of its escaped name (CelDeclType.escape); one that cannot be escaped
+                    // is not visible.
+                    java.util.Optional<String> escaped = CelDeclType.escape(key);
+                    if (escaped.isEmpty()) {
+                        continue;
+                    }
+                    key = escaped.get();
+                } else if (additional != null && additional.isJsonObject()) {
                     child = additional.getAsJsonObject();
                 }
                 if (e.getValue().isJsonNull()) {
                     continue;
                 }
-                out.put(e.getKey(), value(e.getValue(), child, false));
+                out.put(key, value(e.getValue(), child, false));
             }
             return out;
         }
@@ -369,7 +533,8 @@ final class CelRules {
             return p.getAsBoolean();
         }
         if (p.isString()) {
-            return p.getAsString();
+            return formatted(p.getAsString(), s == null || Json.bool(s, "x-kubernetes-int-or-string") ? null
+                    : Json.str(s, "format"));
         }
         BigDecimal n = p.getAsBigDecimal();
         String type = s == null ? null : Json.str(s, "type");
@@ -381,6 +546,79 @@ final class CelRules {
         } catch (ArithmeticException e) {
             return n.doubleValue();
         }
+    }
+
+    /**
+     * A string as the rule sees it by its format, as the API server's values are typed ({@code UnstructuredToVal} in
+     * {@code staging/src/k8s.io/apiserver/pkg/cel/common/values.go}): {@code byte} as bytes (base64), {@code duration}
+     * as a duration, {@code date} and {@code date-time} as timestamps; the string itself when it does not parse.
+     */
+    private static Object formatted(String value, String format) {
+        if (format == null) {
+            return value;
+        }
+        try {
+            switch (format) {
+                case "byte" -> {
+                    return dev.cel.common.values.CelByteString.of(java.util.Base64.getDecoder().decode(value));
+                }
+                case "duration" -> {
+                    return goDuration(value);
+                }
+                case "date" -> {
+                    return timestamp(java.time.LocalDate.parse(value).atStartOfDay(java.time.ZoneOffset.UTC)
+                            .toInstant());
+                }
+                case "date-time" -> {
+                    return timestamp(java.time.OffsetDateTime.parse(value).toInstant());
+                }
+                default -> {
+                    return value;
+                }
+            }
+        } catch (RuntimeException unparsed) {
+            return value;
+        }
+    }
+
+    /** Go's {@code time.ParseDuration}: an optional sign, then numbers with units ns, us, µs, ms, s, m, h. */
+    static java.time.Duration goDuration(String text) {
+        String s = text;
+        boolean negative = s.startsWith("-");
+        if (s.startsWith("-") || s.startsWith("+")) {
+            s = s.substring(1);
+        }
+        if (s.equals("0")) {
+            return java.time.Duration.ZERO;
+        }
+        if (s.isEmpty()) {
+            throw new IllegalArgumentException("invalid duration " + text);
+        }
+        java.math.BigDecimal nanos = java.math.BigDecimal.ZERO;
+        java.util.regex.Matcher m = Pattern.compile("(\\d*\\.?\\d*)(ns|us|µs|μs|ms|s|m|h)").matcher(s);
+        int at = 0;
+        while (at < s.length()) {
+            if (!m.find(at) || m.start() != at || m.group(1).isEmpty() || m.group(1).equals(".")) {
+                throw new IllegalArgumentException("invalid duration " + text);
+            }
+            long unit = switch (m.group(2)) {
+                case "ns" -> 1L;
+                case "us", "µs", "μs" -> 1_000L;
+                case "ms" -> 1_000_000L;
+                case "s" -> 1_000_000_000L;
+                case "m" -> 60_000_000_000L;
+                default -> 3_600_000_000_000L;
+            };
+            nanos = nanos.add(new BigDecimal(m.group(1).startsWith(".") ? "0" + m.group(1) : m.group(1))
+                    .multiply(BigDecimal.valueOf(unit)));
+            at = m.end();
+        }
+        long n = nanos.setScale(0, java.math.RoundingMode.DOWN).longValueExact();
+        return java.time.Duration.ofNanos(negative ? -n : n);
+    }
+
+    private static java.time.Instant timestamp(java.time.Instant at) {
+        return at;
     }
 
     private static List<String> strings(JsonArray a) {

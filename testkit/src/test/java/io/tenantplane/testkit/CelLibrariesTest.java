@@ -17,15 +17,24 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class CelLibrariesTest {
 
+    /**
+     * The causes of writing a CRD with {@code rule} on {@code spec} and then validating {@code spec} with it. These
+     * rules test what the libraries answer; what they cost is {@link CelCostTest}'s concern, so the estimated-cost
+     * causes are left out here (some rules below, such as {@code join} on a list literal or {@code ==} of two CIDRs,
+     * the API server's estimator prices beyond the budget, as the testkit does).
+     */
     private static List<ApiError.Cause> run(String rule, String spec) {
         JsonObject schema = JsonParser.parseString("""
                 {"type":"object","properties":{"spec":{"type":"object","x-kubernetes-validations":[{}],
-                  "properties":{"name":{"type":"string"},"ports":{"type":"array","items":{"type":"integer"}}}}}}""")
+                  "properties":{"name":{"type":"string","maxLength":253},
+                                "ports":{"type":"array","maxItems":64,"items":{"type":"integer"}}}}}}""")
                 .getAsJsonObject();
         schema.getAsJsonObject("properties").getAsJsonObject("spec").getAsJsonArray("x-kubernetes-validations")
                 .get(0).getAsJsonObject().addProperty("rule", rule);
         List<ApiError.Cause> causes = new ArrayList<>();
         CelRules.compileAll(schema, "schema", causes);
+        causes.removeIf(c -> c.message().contains("exceeds budget by factor of")
+                || c.message().contains("contributed to estimated rule cost total"));
         if (!causes.isEmpty()) {
             return causes;
         }

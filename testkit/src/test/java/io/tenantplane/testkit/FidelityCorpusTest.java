@@ -37,6 +37,14 @@ class FidelityCorpusTest {
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z]+|(\\d+) x)}");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+    @org.junit.jupiter.api.Test
+    void docsTestingNamesTheSizeOfTheCorpus() throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "testing.md"))
+                .replaceAll("\\s+", " ");
+        assertTrue(doc.contains("corpus.yaml` (" + corpus().size() + " requests,"),
+                "docs/testing.md gives the corpus as (" + corpus().size() + " requests, ...)");
+    }
+
     static List<JsonObject> corpus() {
         try (InputStream in = FidelityCorpusTest.class.getResourceAsStream("/fidelity/corpus.yaml")) {
             Object tree = new Yaml(new SafeConstructor(new LoaderOptions())).load(in);

@@ -154,7 +154,10 @@ class ProjectCrdsTest {
                     new Case(policies, sp.formatted("{\"kind\":\"ConfigMap\",\"toHost\":true,\"fromHost\":\"status\"}"),
                             "spec.kinds[0]", "fromHost: status applies only to kinds with a status"),
                     new Case(policies, sp.formatted("{\"kind\":\"PriorityClass\",\"toHost\":false,"
-                            + "\"namespaces\":{\"include\":[\"a\"]}}"), "spec.kinds[0]", "a cluster-scoped kind has no namespace filter"));
+                            + "\"namespaces\":{\"include\":[\"a\"]}}"), "spec.kinds[0]", "a cluster-scoped kind has no namespace filter"),
+                    new Case(policies, sp.formatted("{\"kind\":\"Backup\",\"apiVersion\":\"example.com/v1\",\"toHost\":true,"
+                            + "\"patches\":[{\"op\":\"remove\",\"path\":\"spec.x\",\"valueFrom\":\"tenant\"}]}"),
+                            "spec.kinds[0].patches[0]", "op remove takes no value"));
             for (Case c : cases) {
                 KubernetesApiResponse<DynamicKubernetesObject> r = c.api().create(new DynamicKubernetesObject(
                         Json.GSON.fromJson(c.json(), JsonObject.class)));
