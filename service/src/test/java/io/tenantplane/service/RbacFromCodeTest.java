@@ -797,17 +797,18 @@ class RbacFromCodeTest {
 
     /** {@code kubectl debug} inside dev: an ephemeral container added to nginx through its subresource. */
     private void debugInDev() {
-        JsonObject nginx = Kube.at(dev.url()).require("Pod", "default", "nginx");
-        Json.child(nginx, "spec").add("ephemeralContainers", JsonParser.parseString("""
-                [{"name":"debugger","image":"busybox:1.36","securityContext":{"allowPrivilegeEscalation":false,
-                  "runAsNonRoot":true,"runAsUser":1000,"capabilities":{"drop":["ALL"]},
-                  "seccompProfile":{"type":"RuntimeDefault"}}}]"""));
+        // As kubectl debug does: a strategic merge patch of the subresource, which carries no resourceVersion, so
+        // the status the pass writes back meanwhile cannot make it a conflict.
+        String patch = """
+                {"spec":{"ephemeralContainers":[{"name":"debugger","image":"busybox:1.36",
+                  "securityContext":{"allowPrivilegeEscalation":false,"runAsNonRoot":true,"runAsUser":1000,
+                  "capabilities":{"drop":["ALL"]},"seccompProfile":{"type":"RuntimeDefault"}}}]}}""";
         try {
             java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(
                             dev.url() + "/api/v1/namespaces/default/pods/nginx/ephemeralcontainers"))
-                    .header("Content-Type", "application/json")
-                    .PUT(java.net.http.HttpRequest.BodyPublishers.ofString(nginx.toString())).build(),
+                    .header("Content-Type", "application/strategic-merge-patch+json")
+                    .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofString(patch)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertEquals(200, r.statusCode(), r.body());
         } catch (IOException e) {
