@@ -53,6 +53,10 @@ public final class KubeApiServer implements AutoCloseable {
     private ExecutorService executor;
     private HttpServer http;
     private int port;
+    /** The TLS listener, when built with {@link Builder#tls}; null otherwise. */
+    private final javax.net.ssl.SSLContext tls;
+    private com.sun.net.httpserver.HttpsServer https;
+    private int httpsPort;
     private boolean started;
     private boolean paused;
     private boolean closed;
@@ -68,6 +72,7 @@ public final class KubeApiServer implements AutoCloseable {
                 () -> "127.0.0.1:" + port);
         router.podLogs(new PodLogs(store, registry, containerLogs, b.clock, b.kubeletClient, this::simulates));
         this.clock = b.clock;
+        this.tls = b.tls;
         this.upgrades = b.streams ? new StreamUpgrades(store, registry, b.kubeletClient, this::simulates) : null;
         store.bootstrap(b.namespaces);
         this.simulator = b.simulation == null ? null
@@ -132,6 +137,16 @@ public final class KubeApiServer implements AutoCloseable {
             http.setExecutor(executor);
             http.start();
             port = http.getAddress().getPort();
+            if (tls != null) {
+                // The same API over TLS, as a real kube-apiserver serves it (on a port of its own).
+                https = com.sun.net.httpserver.HttpsServer.create(new InetSocketAddress(
+                        InetAddress.getLoopbackAddress(), httpsPort), 512);
+                https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+                https.createContext("/", router);
+                https.setExecutor(executor);
+                https.start();
+                httpsPort = https.getAddress().getPort();
+            }
             if (upgrades != null) {
                 front = new java.net.ServerSocket(at, 512, InetAddress.getLoopbackAddress());
                 int behind = port;
@@ -229,6 +244,20 @@ public final class KubeApiServer implements AutoCloseable {
      */
     public String url() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /**
+     * The base URL of the TLS listener, {@code https://127.0.0.1:PORT}, when built with {@link Builder#tls}.
+     *
+     * @throws IllegalStateException if the server was built without TLS or was never started
+     */
+    public String httpsUrl() {
+        synchronized (lifecycle) {
+            if (tls == null || !started) {
+                throw new IllegalStateException(tls == null ? "built without tls(...)" : "not started");
+            }
+            return "https://127.0.0.1:" + httpsPort;
+        }
     }
 
     /** The bound port. */
@@ -363,6 +392,9 @@ public final class KubeApiServer implements AutoCloseable {
             }
         }
         http.stop(0);
+        if (https != null) {
+            https.stop(0);
+        }
         executor.shutdownNow();
     }
 
@@ -390,6 +422,7 @@ public final class KubeApiServer implements AutoCloseable {
         private Simulation simulation;
         private javax.net.ssl.SSLContext kubeletClient;
         private boolean streams;
+        private javax.net.ssl.SSLContext tls;
 
         private Builder() {
         }
@@ -522,6 +555,16 @@ public final class KubeApiServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Serves the API over TLS as well, with {@code serving}'s certificate, on a second port ({@link
+         * KubeApiServer#httpsUrl()}): what a real kube-apiserver always does. Client certificates are not asked for
+         * (the server authenticates no one). Not with {@link #streams()}, whose front socket is plain.
+         */
+        public Builder tls(javax.net.ssl.SSLContext serving) {
+            this.tls = Objects.requireNonNull(serving, "serving");
+            return this;
+        }
+
         /** A new server with this configuration, not yet listening; call {@link KubeApiServer#start()}. */
         public KubeApiServer build() {
             Builder copy = new Builder();
@@ -536,6 +579,11 @@ public final class KubeApiServer implements AutoCloseable {
             copy.simulation = simulation;
             copy.kubeletClient = kubeletClient;
             copy.streams = streams;
+            copy.tls = tls;
+            if (tls != null && streams) {
+                throw new IllegalStateException("tls(...) and streams() together: the streams' front socket is "
+                        + "plain HTTP; use one of them");
+            }
             return new KubeApiServer(copy);
         }
     }

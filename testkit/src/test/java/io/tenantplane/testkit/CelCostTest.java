@@ -20,21 +20,20 @@ class CelCostTest {
 
     /** The schema generators of compilation_test.go; {@code %s} is the bound, or absent. */
     private static String array(String type, String max) {
-        String item = switch (type) {
-            case "duration", "date", "date-time" -> "{\"type\":\"string\",\"format\":\"" + type + "\"}";
-            case "int-or-string" -> "{\"x-kubernetes-int-or-string\":true}";
-            default -> "{\"type\":\"" + type + "\"}";
-        };
-        return "{\"type\":\"array\",\"items\":" + item + bound("maxItems", max) + "}";
+        return "{\"type\":\"array\",\"items\":" + scalar(type) + bound("maxItems", max) + "}";
     }
 
     private static String map(String type, String max) {
-        String value = switch (type) {
+        return "{\"type\":\"object\",\"additionalProperties\":" + scalar(type) + bound("maxProperties", max) + "}";
+    }
+
+    /** A scalar schema as {@code parseRuleType} makes it: a format of string, int-or-string, or a type. */
+    private static String scalar(String type) {
+        return switch (type) {
             case "duration", "date", "date-time" -> "{\"type\":\"string\",\"format\":\"" + type + "\"}";
             case "int-or-string" -> "{\"x-kubernetes-int-or-string\":true}";
             default -> "{\"type\":\"" + type + "\"}";
         };
-        return "{\"type\":\"object\",\"additionalProperties\":" + value + bound("maxProperties", max) + "}";
     }
 
     private static String string(String max) {
