@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
+import com.google.gson.JsonObject;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -102,6 +103,38 @@ class FullPassReadsIT {
             assertTrue(doc.contains("(" + counted + ")"), "docs/performance.md gives the requests of a full pass as ("
                     + counted + ")");
             assertEquals(0, live.tenantServer("dev").requests().writes());
+        }
+    }
+
+    @Test
+    void aListWhoseWriteFailedIsNotHandedOnAndThePassListsItAgain() throws Exception {
+        try (Live live = Live.start(true)) {
+            live.createTenant("dev");
+            live.tenant("dev");
+            TenantPlane plane = live.plane();
+            TenantKey key = live.key("dev");
+            KubeApiServer host = live.requireHostServer();
+            for (int i = 0; i < 3; i++) {
+                plane.converge(plane.ensure(key).context());
+            }
+            // A rendered NetworkPolicy drifts, and every update of a NetworkPolicy fails: provisioning cannot know
+            // what its list of NetworkPolicies holds now.
+            Kube hostKube = live.hostKube;
+            JsonObject dns = hostKube.require("NetworkPolicy", "team-dev", "dev-allow-dns");
+            dns.getAsJsonObject("spec").add("egress", new com.google.gson.JsonArray());
+            hostKube.update(dns);
+            host.faults().add(io.tenantplane.testkit.FaultRule.on("update", "networkpolicies").respond(500));
+            host.requests().reset();
+
+            ProvisionReport p = plane.ensure(key);
+            assertTrue(p.outcomes().stream().anyMatch(o -> o instanceof io.tenantplane.observe.Outcome.Failed),
+                    p::toString);
+            ConvergenceReport r = plane.converge(p.context());
+
+            assertEquals(2, host.requests().count("list", "networkpolicies.networking.k8s.io"),
+                    () -> "listed by provisioning, and again by the pass: " + r + " " + host.requests().entries());
+            assertEquals(1, host.requests().count("list", "secrets"),
+                    () -> "the Secrets list was handed on: " + host.requests().entries());
         }
     }
 }
