@@ -464,7 +464,9 @@ final class Provisioner {
          */
         void left(Outcome o) {
             Decision d = o.decision();
-            JsonObject about = d.desired() != null ? d.desired() : d.observed();
+            // A delete's desired object is its delete options (e.g. the StatefulSet replacement's Orphan policy):
+            // the object it is about is the one observed.
+            JsonObject about = d.action() == Action.DELETE || d.desired() == null ? d.observed() : d.desired();
             if (about == null) {
                 return;
             }

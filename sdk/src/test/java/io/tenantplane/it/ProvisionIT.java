@@ -214,6 +214,8 @@ class ProvisionIT {
                 .filter(d -> d.kind().equals("StatefulSet")).findFirst().orElseThrow();
         assertEquals(Action.DELETE, replaced.action(), r.outcomes()::toString);
         assertEquals("StatefulSetReplaced", replaced.reason());
+        assertEquals(java.util.Optional.of(List.of()), r.context().listed("apps/v1", "StatefulSet", live.namespace,
+                "tenantplane.io/tenant=dev"), "the list handed on no longer holds the StatefulSet it deleted");
         assertTrue(Live.eventually(java.time.Duration.ofSeconds(10),
                 () -> live.hostKube.get("StatefulSet", live.namespace, name).isEmpty()), "the old one is gone");
         JsonObject kept = live.hostKube.require("Pod", live.namespace, pod.getAsJsonObject("metadata")
