@@ -189,8 +189,9 @@ final class Converger {
     }
 
     /**
-     * The tenant API and DNS Services as the context hands them on from the provisioning just before this pass
-     * ({@link Options#tenantApi} picks each by name); null when they do not include the API Service of this placement.
+     * The tenant API and DNS Services, taken by name from the Services list the provisioning just before this pass
+     * handed on (which holds every Service of the tenant there, its synced copies too, so only these two are kept for
+     * the pass and its cache); null when that list was not handed on or lacks the API Service of this placement.
      */
     private static List<JsonObject> handedOn(TenantContext ctx, ControlPlaneNames n) {
         List<JsonObject> services = ctx.listed("v1", "Service", n.namespace(), ReverseMapping.TENANT + "="

@@ -134,7 +134,7 @@ final class KubeletSection {
                         + threadsIdle, REPRODUCE));
 
                 // The baseline: the same log read from the host API directly over TLS, same HTTP client kind.
-                HttpClient plain = HttpClient.newBuilder().sslContext(tls.get(0)).build();
+                HttpClient overTls = HttpClient.newBuilder().sslContext(tls.get(0)).build();
                 String direct = host.httpsUrl() + "/api/v1/namespaces/" + ns + "/pods/" + first
                         + "/log?container=app";
                 // For comparison with earlier runs: the same read over the testkit's plain HTTP, which no real API
@@ -149,7 +149,7 @@ final class KubeletSection {
                 long bytes = 0;
                 for (int i = -c.warmups(); i < c.reads(); i++) {
                     long s = System.nanoTime();
-                    bytes = plain.send(HttpRequest.newBuilder(URI.create(direct)).build(),
+                    bytes = overTls.send(HttpRequest.newBuilder(URI.create(direct)).build(),
                             HttpResponse.BodyHandlers.ofByteArray()).body().length;
                     double hostMs = (System.nanoTime() - s) / 1e6;
                     s = System.nanoTime();

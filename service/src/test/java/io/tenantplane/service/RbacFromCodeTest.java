@@ -586,13 +586,17 @@ class RbacFromCodeTest {
      * labels back, both tenants are Ready again.
      */
     private void renderedNamesHeldByUnlabelledObjects(Kube host) {
-        Map<JsonObject, String> unlabelled = new java.util.LinkedHashMap<>();
+        // Each object as it was unlabelled (kind, namespace, name) with the tenant it carried.
+        record Unlabelled(String kind, String namespace, String name, String tenant) {
+        }
+        List<Unlabelled> unlabelled = new ArrayList<>();
         for (String ns : new TreeSet<>(List.of(NS, prodNamespace))) {
             for (String kind : RENDERED) {
                 for (JsonObject o : host.list(kind, ns)) {
                     Map<String, String> labels = Json.labels(o);
                     if (labels.containsKey("tenantplane.io/component") && labels.containsKey("tenantplane.io/tenant")) {
-                        unlabelled.put(o, labels.get("tenantplane.io/tenant"));
+                        unlabelled.add(new Unlabelled(kind, ns, Json.string(o, "metadata", "name"),
+                                labels.get("tenantplane.io/tenant")));
                         Json.child(o, "metadata", "labels").remove("tenantplane.io/tenant");
                         host.update(o);
                     }
@@ -600,16 +604,15 @@ class RbacFromCodeTest {
             }
         }
         Set<Permission> reads = new TreeSet<>();
-        for (JsonObject o : unlabelled.keySet()) {
-            var k = Kube.kind(null, Json.string(o, "kind"));
+        for (Unlabelled u : unlabelled) {
+            var k = Kube.kind(null, u.kind());
             reads.add(new Permission(k.group(), k.plural(), "get"));
         }
         assertTrue(Kube.eventually(SYNC, () -> used.containsAll(reads)), () -> "each rendered name, held by an object "
                 + "without the tenant's label, is read once its create is refused: " + reads);
-        for (var e : unlabelled.entrySet()) {
-            JsonObject now = host.require(Json.string(e.getKey(), "kind"), Json.string(e.getKey(), "metadata",
-                    "namespace"), Json.string(e.getKey(), "metadata", "name"));
-            Json.child(now, "metadata", "labels").addProperty("tenantplane.io/tenant", e.getValue());
+        for (Unlabelled u : unlabelled) {
+            JsonObject now = host.require(u.kind(), u.namespace(), u.name());
+            Json.child(now, "metadata", "labels").addProperty("tenantplane.io/tenant", u.tenant());
             host.update(now);
         }
         assertTrue(Kube.eventually(SYNC, () -> ready("dev") && ready("prod")),

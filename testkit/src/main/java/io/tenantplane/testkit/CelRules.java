@@ -112,10 +112,6 @@ final class CelRules {
                 .addFunctionDeclarations(KubernetesCelLibrary.declarations());
     }
 
-    private static Compiled compile(String expression) {
-        return compile(expression, false);
-    }
-
     /** {@code optionalOld}: compiled for a rule with {@code optionalOldSelf: true}. */
     private static Compiled compile(String expression, boolean optionalOld) {
         return CACHE.computeIfAbsent((optionalOld ? "optional-old\u0000" : "") + expression, key -> {
@@ -566,11 +562,10 @@ final class CelRules {
                     return goDuration(value);
                 }
                 case "date" -> {
-                    return timestamp(java.time.LocalDate.parse(value).atStartOfDay(java.time.ZoneOffset.UTC)
-                            .toInstant());
+                    return java.time.LocalDate.parse(value).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
                 }
                 case "date-time" -> {
-                    return timestamp(java.time.OffsetDateTime.parse(value).toInstant());
+                    return java.time.OffsetDateTime.parse(value).toInstant();
                 }
                 default -> {
                     return value;
@@ -580,6 +575,9 @@ final class CelRules {
             return value;
         }
     }
+
+    /** One number-and-unit term of a Go duration. */
+    private static final Pattern GO_DURATION_TERM = Pattern.compile("(\\d*\\.?\\d*)(ns|us|µs|μs|ms|s|m|h)");
 
     /** Go's {@code time.ParseDuration}: an optional sign, then numbers with units ns, us, µs, ms, s, m, h. */
     static java.time.Duration goDuration(String text) {
@@ -595,7 +593,7 @@ final class CelRules {
             throw new IllegalArgumentException("invalid duration " + text);
         }
         java.math.BigDecimal nanos = java.math.BigDecimal.ZERO;
-        java.util.regex.Matcher m = Pattern.compile("(\\d*\\.?\\d*)(ns|us|µs|μs|ms|s|m|h)").matcher(s);
+        java.util.regex.Matcher m = GO_DURATION_TERM.matcher(s);
         int at = 0;
         while (at < s.length()) {
             if (!m.find(at) || m.start() != at || m.group(1).isEmpty() || m.group(1).equals(".")) {
@@ -615,10 +613,6 @@ final class CelRules {
         }
         long n = nanos.setScale(0, java.math.RoundingMode.DOWN).longValueExact();
         return java.time.Duration.ofNanos(negative ? -n : n);
-    }
-
-    private static java.time.Instant timestamp(java.time.Instant at) {
-        return at;
     }
 
     private static List<String> strings(JsonArray a) {
