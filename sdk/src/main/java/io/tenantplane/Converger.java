@@ -122,10 +122,10 @@ final class Converger {
         this.writeConcurrency = writeConcurrency;
         this.writeRate = java.util.Objects.requireNonNull(writeRate, "writeRate");
         this.clock = clock;
-        this.hostReader = new Reader(host);
         this.hostResources = Resources.of(host);
         this.appliers = appliers;
         this.hostApplier = appliers.apply(host);
+        this.hostReader = hostApplier.reader();
         this.observer = observer;
     }
 
@@ -310,9 +310,9 @@ final class Converger {
             this.policy = syncedPolicy(ctx);
             this.rules = SyncRules.of(policy);
             this.options = Options.from(ctx.cluster(), ctx.profile(), policy).withTenantApi(tenantApi(ctx, full));
-            this.tenantReader = new Reader(tenantClient);
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
+            this.tenantReader = tenantApplier.reader();
             this.exec = exec;
             this.scope = exec.scope();
             this.hostWrites = hostApplier.throttled(writeRate, ctx.key());

@@ -106,7 +106,7 @@ public final class TenantPlane {
             java.util.function.Function<ApiClient, Applier> appliers = client -> Applier.builder().client(client)
                     .observer(observer).retries(retries).build();
             this.connector = b.connector != null ? b.connector : TenantConnector.kubeconfigSecret(b.hostClient);
-            this.hostReader = new Reader(b.hostClient);
+            this.hostReader = new Reader(b.hostClient, retries);
             this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
                     b.hostWriteRate, b.kubeletEndpoint, b.allowedKinds);
             Reader caReader = hostReader;

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 
 /**
@@ -67,6 +66,11 @@ public final class Applier {
      */
     public Applier throttled(WriteRate rate, Object tenant) {
         return rate.limited() ? new Applier(this, rest.throttled(rate, tenant)) : this;
+    }
+
+    /** A {@link Reader} of the same API server that tries a failed read again as this applier tries a write. */
+    public Reader reader() {
+        return new Reader(rest.client(), retries);
     }
 
     /** A builder; {@link Builder#client(ApiClient)} is required. */
@@ -498,11 +502,8 @@ public final class Applier {
     }
 
     private void sleep(int attempt) {
-        long base = retries.initialBackoff().toMillis() << Math.min(attempt - 1, 20);
-        long capped = Math.min(base, retries.maxBackoff().toMillis());
-        long jittered = capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1);
         try {
-            Thread.sleep(jittered);
+            Thread.sleep(retries.backoff(attempt));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApplyInterruptedException(e);

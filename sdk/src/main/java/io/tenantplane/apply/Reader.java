@@ -15,9 +15,12 @@ import java.util.Optional;
 /**
  * Reads objects of any kind from one API server as JSON, with the {@link ApiClient}'s own base path, TLS and
  * authentication. A list is read page by page; list items get their {@code apiVersion} and {@code kind} back (the
- * server leaves them out of items); every object read comes without {@code metadata.managedFields}. A read the
- * server refuses throws {@link ReadFailedException}: a pass or a migration step cannot plan on a partial view. The
- * reading side of {@link Applier}; thread-safe.
+ * server leaves them out of items); every object read comes without {@code metadata.managedFields}. Every request
+ * (each page of a list on its own) that the server answers with throttling (429) or a server error (5xx), or does not
+ * answer (a timeout, a reset connection), is tried again as its {@link Retries} say: reads are idempotent, and one
+ * failed read fails the whole pass that needed it. A read the server still refuses throws
+ * {@link ReadFailedException}: a pass or a migration step cannot plan on a partial view. The reading side of
+ * {@link Applier} ({@link Applier#reader()} reads with the applier's retries); thread-safe.
  */
 public final class Reader {
 
@@ -25,11 +28,18 @@ public final class Reader {
 
     private final ApiClient client;
     private final Rest rest;
+    private final Retries retries;
 
-    /** Reads through {@code client}. */
+    /** Reads through {@code client}, trying a failed read again as {@link Retries#DEFAULT} says. */
     public Reader(ApiClient client) {
+        this(client, Retries.DEFAULT);
+    }
+
+    /** Reads through {@code client}, trying a failed read again as {@code retries} say. */
+    public Reader(ApiClient client, Retries retries) {
         this.client = client;
         this.rest = new Rest(client);
+        this.retries = java.util.Objects.requireNonNull(retries, "retries");
     }
 
     /** The client it reads through. */
@@ -125,13 +135,31 @@ public final class Reader {
         return o;
     }
 
-    /** A GET through the SDK's one request path ({@link Rest}); no answer at all is a {@link ReadFailedException}. */
+    /**
+     * A GET through the SDK's one request path ({@link Rest}), tried again while the answer is one that may change
+     * (429, 5xx, no answer) and attempts are left; no answer at all in the end is a {@link ReadFailedException}.
+     */
     private Rest.Reply call(String path, Map<String, String> query) {
-        Rest.Reply r = rest.call("GET", path, query, null);
-        if (r.code() == 0) {
-            throw new ReadFailedException(("RequestNotBuilt".equals(r.reason()) ? "build a request for " + path
-                    : "read " + path + " from " + client.getBasePath()), 0, r.reason() + ": " + r.message());
+        for (int attempt = 1; ; attempt++) {
+            Rest.Reply r = rest.call("GET", path, query, null);
+            boolean unbuildable = r.code() == 0
+                    && ("RequestNotBuilt".equals(r.reason()) || "Interrupted".equals(r.reason()));
+            boolean again = !unbuildable && (r.code() == 0 || r.code() == 429 || r.code() >= 500);
+            if (again && attempt < retries.maxAttempts()) {
+                try {
+                    Thread.sleep(retries.backoff(attempt));
+                    continue;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new ReadFailedException("read " + path + " from " + client.getBasePath(), r.code(),
+                            "interrupted while waiting to try again after: " + r.message());
+                }
+            }
+            if (r.code() == 0) {
+                throw new ReadFailedException(("RequestNotBuilt".equals(r.reason()) ? "build a request for " + path
+                        : "read " + path + " from " + client.getBasePath()), 0, r.reason() + ": " + r.message());
+            }
+            return r;
         }
-        return r;
     }
 }

@@ -2,12 +2,14 @@ package io.tenantplane.apply;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * How a write the server refused with a conflict, throttling, a server error or no answer is tried again: at most
  * {@code maxAttempts} attempts (the first included), waiting {@code initialBackoff} before the second, doubled for
  * each further one up to {@code maxBackoff}, each wait jittered down by up to half. One policy, checked here, for
- * every writer: the applier, the status writer, the migration runner and the Events observer.
+ * every writer (the applier, the status writer, the migration runner and the Events observer) and for every read
+ * ({@link Reader}: a read the server answered with throttling or a server error, or did not answer).
  *
  * @param maxAttempts    attempts per write, at least 1
  * @param initialBackoff the first wait, not negative
@@ -32,5 +34,15 @@ public record Retries(int maxAttempts, Duration initialBackoff, Duration maxBack
             throw new IllegalArgumentException("maxBackoff " + maxBackoff + " is less than initialBackoff "
                     + initialBackoff);
         }
+    }
+
+    /**
+     * How long to wait after the {@code attempt}-th attempt failed (1 for the first): {@code initialBackoff}
+     * doubled {@code attempt - 1} times, at most {@code maxBackoff}, jittered down by up to half.
+     */
+    public Duration backoff(int attempt) {
+        long base = initialBackoff.toMillis() << Math.min(Math.max(attempt - 1, 0), 20);
+        long capped = Math.min(base, maxBackoff.toMillis());
+        return Duration.ofMillis(capped / 2 + ThreadLocalRandom.current().nextLong(capped / 2 + 1));
     }
 }

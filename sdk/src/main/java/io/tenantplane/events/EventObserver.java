@@ -120,7 +120,7 @@ public final class EventObserver implements Observer, AutoCloseable {
 
     private EventObserver(Builder b) {
         this.applier = Applier.builder().client(b.client).retries(b.retries).build();
-        this.reader = new Reader(b.client);
+        this.reader = new Reader(b.client, b.retries);
         this.clock = b.clock;
         this.reportingController = b.reportingController;
         this.reportingInstance = b.reportingInstance;

@@ -82,7 +82,7 @@ public final class MigrationRunner {
         this.retries = b.retries;
         this.maxRounds = b.maxRounds;
         this.hostApplier = applier(host);
-        this.hostReads = new Reader(host);
+        this.hostReads = hostApplier.reader();
         this.tenantCa = b.tenantCa;
     }
 
@@ -372,7 +372,7 @@ public final class MigrationRunner {
             }
         }
         hostReads.get(ResourceKind.wellKnown("v1", "Namespace").orElseThrow(), null, own).ifPresent(hostObjects::add);
-        Reader tenantReads = new Reader(tenantClient);
+        Reader tenantReads = new Reader(tenantClient, retries);
         Set<String> tenantKinds = new LinkedHashSet<>();
         tenantKinds.add("Pod");
         SyncRules rules = SyncRules.of(policy);
