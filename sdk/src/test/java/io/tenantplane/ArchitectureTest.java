@@ -96,16 +96,18 @@ class ArchitectureTest {
     }
 
     @Test
-    void planningPackagesMakeDecisionsThroughTheFactoriesThatCheckThem() {
+    void planningPackagesMakeDecisionsWithTheirObjectsNeverAsSummaries() {
         noClasses().that().resideInAnyPackage(ROOT + ".plan", ROOT + ".naming", ROOT + ".transform",
-                        ROOT + ".explain", ROOT + ".isolation", ROOT + ".controlplane")
-                .and().doNotHaveFullyQualifiedName(io.tenantplane.plan.Decision.class.getName())
-                .should().callConstructor(io.tenantplane.plan.Decision.class, io.tenantplane.plan.Action.class,
+                        ROOT + ".explain", ROOT + ".isolation", ROOT + ".controlplane", ROOT + ".migration")
+                .and().doNotBelongToAnyOf(io.tenantplane.plan.Decision.class)
+                .should().callMethod(io.tenantplane.plan.Decision.class, "summary", io.tenantplane.plan.Action.class,
                         String.class, io.tenantplane.plan.Decision.SourceRef.class,
-                        io.tenantplane.plan.Decision.HostRef.class, String.class, String.class,
-                        com.google.gson.JsonObject.class, com.google.gson.JsonObject.class)
-                .because("Decision.create, update, unchanged, delete, skip, conflict, error and binding refuse a "
-                        + "decision without the objects its action needs")
+                        io.tenantplane.plan.Decision.HostRef.class, String.class, String.class)
+                .orShould().callConstructor(io.tenantplane.plan.Decision.Summary.class,
+                        io.tenantplane.plan.Action.class, String.class, io.tenantplane.plan.Decision.SourceRef.class,
+                        io.tenantplane.plan.Decision.HostRef.class, String.class, String.class)
+                .because("a planned decision carries the objects its action needs (each kind of Decision checks "
+                        + "them when it is made); a Summary is what executors and observers report without them")
                 .check(SDK);
     }
 

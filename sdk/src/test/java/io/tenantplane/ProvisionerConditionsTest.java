@@ -38,8 +38,7 @@ class ProvisionerConditionsTest {
                 case ERROR -> Reasons.INVALID_SOURCE;
                 default -> Reasons.KIND_NOT_SYNCED;
             };
-            Decision d = new Decision(action, p[1], null, new Decision.HostRef("team-dev", p[2]), reason, "m",
-                    null, null);
+            Decision d = Decision.summary(action, p[1], null, new Decision.HostRef("team-dev", p[2]), reason, "m");
             out.add(switch (p[0]) {
                 case "failed" -> new Outcome.Failed(d, 500, "InternalError", "refused", 5);
                 case "create", "update" -> new Outcome.Applied(d, null, 1);

@@ -254,8 +254,8 @@ public final class Applier {
                 if (!read.ok()) {
                     observer.apiError("get", kind.plural(), read.code());
                     if (attempts >= retries.maxAttempts() || read.code() == 404 || !read.retryable()) {
-                        return failed(new Decision(Action.UPDATE, kind.kind(), null, ref, reason, message, null,
-                                null), read, attempts);
+                        return failed(Decision.summary(Action.UPDATE, kind.kind(), null, ref, reason, message),
+                                read, attempts);
                     }
                     sleep(attempts);
                     continue;
@@ -388,27 +388,31 @@ public final class Applier {
     }
 
     private Rest.Reply write(Decision d, ResourceKind kind, Target t) {
-        return switch (d.action()) {
-            case CREATE -> {
-                JsonObject body = withType(Objects.requireNonNull(d.desired(), "desired of a Create").deepCopy(),
-                        kind);
+        return switch (d) {
+            case Decision.Create c -> {
+                JsonObject body = withType(c.desired().deepCopy(), kind);
                 Json.child(body, "metadata").remove("resourceVersion");
                 yield rest.call("POST", kind.collectionPath(t.namespace()), query(), body);
             }
-            case UPDATE -> {
-                JsonObject body = withType(Objects.requireNonNull(d.desired(), "desired of an Update").deepCopy(),
-                        kind);
-                HostOwnedFields.carry(kind.kind(), d.observed(), body);
-                String rv = d.observed() == null ? null : Json.string(d.observed(), "metadata", "resourceVersion");
+            case Decision.Update u -> {
+                JsonObject body = withType(u.desired().deepCopy(), kind);
+                HostOwnedFields.carry(kind.kind(), u.observed(), body);
+                String rv = Json.string(u.observed(), "metadata", "resourceVersion");
                 JsonObject meta = Json.child(body, "metadata");
                 if (rv != null) {
                     meta.addProperty("resourceVersion", rv);
                 }
                 yield rest.call("PUT", kind.objectPath(t.namespace(), t.name()), query(), body);
             }
-            case DELETE -> rest.call("DELETE", kind.objectPath(t.namespace(), t.name()), Map.of(),
-                    deleteOptions(d.observed(), d.desired()));
-            default -> throw new IllegalStateException("not a write: " + d.action());
+            case Decision.Delete x -> rest.call("DELETE", kind.objectPath(t.namespace(), t.name()), Map.of(),
+                    deleteOptions(x.observed(), x.desired()));
+            case Decision.Bind b -> throw new IllegalStateException("a binding is written by bind(decision, node), "
+                    + "not apply: " + b);
+            case Decision.Summary x -> throw new IllegalStateException("a summary carries no object to write: " + x);
+            case Decision.Unchanged x -> throw new IllegalStateException("not a write: " + x.action());
+            case Decision.Skip x -> throw new IllegalStateException("not a write: " + x.action());
+            case Decision.Conflict x -> throw new IllegalStateException("not a write: " + x.action());
+            case Decision.Error x -> throw new IllegalStateException("not a write: " + x.action());
         };
     }
 

@@ -447,13 +447,16 @@ public final class MigrationPlanner {
             st.addProperty("mode", target.value());
             st.addProperty("hostNamespace", tns);
             boolean same = currentMode == target && tns.equals(currentNs);
-            ds.add(new StepDecision(StepDecision.Api.STATUS, new Decision(same ? Action.UNCHANGED : Action.UPDATE,
-                    TenantCluster.KIND, null, new Decision.HostRef(cns, tenant), Reasons.MODE_SWITCHED,
-                    "status.mode " + (currentMode == null ? "-" : currentMode.value()) + " -> " + target.value()
-                            + ", status.hostNamespace " + (currentNs == null ? "-" : currentNs) + " -> " + tns
-                            + (target == Mode.PRIVATE ? ": from now on nothing is synced, the tenant's agents run its "
-                            + "workloads" : ": from now on the tenant is synced into " + tns),
-                    desired, null)));
+            String why = "status.mode " + (currentMode == null ? "-" : currentMode.value()) + " -> " + target.value()
+                    + ", status.hostNamespace " + (currentNs == null ? "-" : currentNs) + " -> " + tns
+                    + (target == Mode.PRIVATE ? ": from now on nothing is synced, the tenant's agents run its "
+                    + "workloads" : ": from now on the tenant is synced into " + tns);
+            // The TenantCluster as this plan read it; the runner writes over the one it reads when it gets there.
+            JsonObject read = tc.toJson();
+            Decision.HostRef ref = new Decision.HostRef(cns, tenant);
+            ds.add(new StepDecision(StepDecision.Api.STATUS, same
+                    ? Decision.unchanged(TenantCluster.KIND, null, ref, Reasons.MODE_SWITCHED, why, desired, read)
+                    : Decision.update(TenantCluster.KIND, null, ref, Reasons.MODE_SWITCHED, why, desired, read)));
             w.applyAll(ds);
             return new MigrationStep(Step.SWITCH_BOUNDARY, "retire the old place's boundary and switch status.mode to "
                     + target.value(), List.of(new Batch(ds, List.of())));

@@ -70,8 +70,7 @@ public final class DecisionRing implements Observer {
      */
     static Outcome withoutObjects(Outcome o) {
         Decision d = o.decision();
-        Decision slim = d.desired() == null && d.observed() == null ? d
-                : d.withObjects(null, null);
+        Decision slim = d.withoutObjects();
         return switch (o) {
             case Outcome.Applied a -> new Outcome.Applied(slim, null, a.attempts());
             case Outcome.NotWritten n -> slim == d ? n : new Outcome.NotWritten(slim);

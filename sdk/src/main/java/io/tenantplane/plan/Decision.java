@@ -5,38 +5,83 @@ import io.tenantplane.json.Json;
 import java.util.Objects;
 
 /**
- * One planned action on one host object, with the reason for it. The reason is one of {@link Reasons}: a
- * decision with any other is refused when it is made, so every reason in an Event, a metric or {@code explain} is
- * documented. Planners make decisions through the factories named for their action ({@link #create},
- * {@link #update}, {@link #unchanged}, {@link #delete}, {@link #skip}, {@link #conflict}, {@link #error}), which
- * refuse a decision without the objects its action needs ({@code ArchitectureTest} keeps the planning packages on
- * them); the constructor remains for what executors and observers report (a write that failed before anything was
- * read, a ring entry without its objects).
+ * One planned action on one host object, with the reason for it: a sealed type with one record per action, each
+ * holding exactly the objects its action needs, so a {@code switch} over decisions is checked by the compiler and a
+ * decision without its objects cannot be made. The reason is one of {@link Reasons}: a decision with any other is
+ * refused when it is made, so every reason in an Event, a metric or {@code explain} is documented. The factories
+ * ({@link #create}, {@link #update}, {@link #unchanged}, {@link #delete}, {@link #skip}, {@link #conflict},
+ * {@link #error}, {@link #binding}) are named for the action; {@link Summary} is what executors and observers report
+ * when the objects are not there (a write that failed before anything could be read, a ring entry kept without
+ * them), and only they make it ({@code ArchitectureTest} keeps the planning packages off it).
  *
- * @param action   what happens
- * @param kind     the Kubernetes kind, e.g. {@code Pod}
- * @param source   the tenant object this is about; for a {@code Delete} of an orphan, the source recorded in the
- *                 host object's annotations
- * @param host     the host object this is about
- * @param reason   a stable machine reason in CamelCase, e.g. {@code NotOnHost}, {@code DriftCorrected}
- * @param message  a human sentence explaining the decision
- * @param desired  the host object to write ({@code Create}/{@code Update}/{@code Unchanged}); for a {@code Delete},
- *                 null or the delete options to send ({@code gracePeriodSeconds} for Pods); null otherwise
- * @param observed the host object as read ({@code Update}/{@code Unchanged}/{@code Delete}/{@code Conflict});
- *                 null when absent. Its {@code metadata.resourceVersion} and {@code uid} are the preconditions of the write.
+ * <p>Every decision answers the same questions:
+ * <ul>
+ *   <li>{@link #action()}: what happens;</li>
+ *   <li>{@link #kind()}: the Kubernetes kind, e.g. {@code Pod};</li>
+ *   <li>{@link #source()}: the tenant object this is about (for a {@code Delete} of an orphan, the source recorded
+ *       in the host object's annotations), or null;</li>
+ *   <li>{@link #host()}: the host object this is about;</li>
+ *   <li>{@link #reason()}: a stable machine reason in CamelCase, e.g. {@code NotOnHost}, {@code DriftCorrected};</li>
+ *   <li>{@link #message()}: a human sentence explaining the decision;</li>
+ *   <li>{@link #desired()}: the object to write ({@code Create}, {@code Update}, {@code Unchanged}), the delete
+ *       options to send ({@code Delete}, {@code gracePeriodSeconds} for Pods, or null), null otherwise;</li>
+ *   <li>{@link #observed()}: the host object as read, or null when absent. Its {@code metadata.resourceVersion} and
+ *       {@code uid} are the preconditions of the write.</li>
+ * </ul>
  */
-public record Decision(Action action, String kind, SourceRef source, HostRef host, String reason, String message,
-                       JsonObject desired, JsonObject observed) {
+public sealed interface Decision permits Decision.Create, Decision.Update, Decision.Bind, Decision.Unchanged,
+        Decision.Delete, Decision.Skip, Decision.Conflict, Decision.Error, Decision.Summary {
 
-    public Decision {
-        Objects.requireNonNull(action, "action");
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(reason, "reason");
-        Objects.requireNonNull(message, "message");
-        if (!Reasons.isRegistered(reason)) {
-            throw new IllegalArgumentException("reason " + reason + " is not registered: every reason a decision "
-                    + "carries is a constant of Reasons, with its meaning in Reasons.all() and docs/explain.md");
+    /** What happens. */
+    Action action();
+
+    /** The Kubernetes kind, e.g. {@code Pod}. */
+    String kind();
+
+    /** The tenant object this is about, or null. */
+    SourceRef source();
+
+    /** The host object this is about. */
+    HostRef host();
+
+    /** One of {@link Reasons}. */
+    String reason();
+
+    /** A human sentence explaining the decision. */
+    String message();
+
+    /** The object to write, or the delete options of a {@code Delete}; null when the action writes none. */
+    JsonObject desired();
+
+    /** The object as read; null when absent or not read. */
+    JsonObject observed();
+
+    /** This decision with another message (what an executor learned while carrying it out). */
+    Decision withMessage(String message);
+
+    /**
+     * This decision with other objects (the object to write and the object as read), checked as its factory checks
+     * them.
+     *
+     * @throws NullPointerException     when the action needs an object that is null
+     * @throws IllegalArgumentException when the action takes no such object
+     */
+    Decision withObjects(JsonObject desired, JsonObject observed);
+
+    /**
+     * This decision without the objects it carries: itself when it carries none, else a {@link Summary} of it (or,
+     * for {@code Skip}, {@code Conflict} and {@code Error}, the same decision without its observed object).
+     */
+    default Decision withoutObjects() {
+        if (desired() == null && observed() == null) {
+            return this;
         }
+        return switch (this) {
+            case Skip x -> new Skip(x.kind(), x.source(), x.host(), x.reason(), x.message(), null);
+            case Conflict x -> new Conflict(x.kind(), x.source(), x.host(), x.reason(), x.message(), null);
+            case Error x -> new Error(x.kind(), x.source(), x.host(), x.reason(), x.message(), null);
+            default -> new Summary(action(), kind(), source(), host(), reason(), message());
+        };
     }
 
     /**
@@ -44,10 +89,9 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
      *
      * @throws NullPointerException when {@code desired} is null
      */
-    public static Decision create(String kind, SourceRef source, HostRef host, String reason, String message,
-                                  JsonObject desired) {
-        return new Decision(Action.CREATE, kind, source, host, reason, message, required(desired, "desired",
-                Action.CREATE), null);
+    static Decision create(String kind, SourceRef source, HostRef host, String reason, String message,
+                           JsonObject desired) {
+        return new Create(kind, source, host, reason, message, desired);
     }
 
     /**
@@ -56,10 +100,9 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
      *
      * @throws NullPointerException when either is null
      */
-    public static Decision update(String kind, SourceRef source, HostRef host, String reason, String message,
-                                  JsonObject desired, JsonObject observed) {
-        return new Decision(Action.UPDATE, kind, source, host, reason, message, required(desired, "desired",
-                Action.UPDATE), required(observed, "observed", Action.UPDATE));
+    static Decision update(String kind, SourceRef source, HostRef host, String reason, String message,
+                           JsonObject desired, JsonObject observed) {
+        return new Update(kind, source, host, reason, message, desired, observed);
     }
 
     /**
@@ -68,10 +111,9 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
      *
      * @throws NullPointerException when {@code observed} is null
      */
-    public static Decision unchanged(String kind, SourceRef source, HostRef host, String reason, String message,
-                                     JsonObject desired, JsonObject observed) {
-        return new Decision(Action.UNCHANGED, kind, source, host, reason, message, desired, required(observed,
-                "observed", Action.UNCHANGED));
+    static Decision unchanged(String kind, SourceRef source, HostRef host, String reason, String message,
+                              JsonObject desired, JsonObject observed) {
+        return new Unchanged(kind, source, host, reason, message, desired, observed);
     }
 
     /**
@@ -81,16 +123,15 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
      *
      * @throws NullPointerException when {@code observed} is null
      */
-    public static Decision delete(String kind, SourceRef source, HostRef host, String reason, String message,
-                                  JsonObject options, JsonObject observed) {
-        return new Decision(Action.DELETE, kind, source, host, reason, message, options, required(observed,
-                "observed", Action.DELETE));
+    static Decision delete(String kind, SourceRef source, HostRef host, String reason, String message,
+                           JsonObject options, JsonObject observed) {
+        return new Delete(kind, source, host, reason, message, options, observed);
     }
 
     /** A tenant object deliberately not synced; {@code observed} is the host object left as it is, or null. */
-    public static Decision skip(String kind, SourceRef source, HostRef host, String reason, String message,
-                                JsonObject observed) {
-        return new Decision(Action.SKIP, kind, source, host, reason, message, null, observed);
+    static Decision skip(String kind, SourceRef source, HostRef host, String reason, String message,
+                         JsonObject observed) {
+        return new Skip(kind, source, host, reason, message, observed);
     }
 
     /**
@@ -98,20 +139,20 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
      * ({@code observed}), or wanted by two tenant objects at once ({@code observed} is what holds it on the host, null
      * when nothing does yet). Nothing is written.
      */
-    public static Decision conflict(String kind, SourceRef source, HostRef host, String reason, String message,
-                                    JsonObject observed) {
-        return new Decision(Action.CONFLICT, kind, source, host, reason, message, null, observed);
+    static Decision conflict(String kind, SourceRef source, HostRef host, String reason, String message,
+                             JsonObject observed) {
+        return new Conflict(kind, source, host, reason, message, observed);
     }
 
     /** A tenant object that cannot be transformed (invalid input): nothing is written. */
-    public static Decision error(String kind, SourceRef source, HostRef host, String reason, String message) {
-        return error(kind, source, host, reason, message, null);
+    static Decision error(String kind, SourceRef source, HostRef host, String reason, String message) {
+        return new Error(kind, source, host, reason, message, null);
     }
 
     /** An Error whose host copy, {@code observed}, is left as it is. */
-    public static Decision error(String kind, SourceRef source, HostRef host, String reason, String message,
-                                 JsonObject observed) {
-        return new Decision(Action.ERROR, kind, source, host, reason, message, null, observed);
+    static Decision error(String kind, SourceRef source, HostRef host, String reason, String message,
+                          JsonObject observed) {
+        return new Error(kind, source, host, reason, message, observed);
     }
 
     /**
@@ -120,23 +161,296 @@ public record Decision(Action action, String kind, SourceRef source, HostRef hos
      *
      * @throws NullPointerException when {@code pod} is null
      */
-    public static Decision binding(SourceRef source, HostRef host, String reason, String message, JsonObject pod) {
-        return new Decision(Action.UPDATE, "Pod", source, host, reason, message, null, required(pod, "observed",
-                Action.UPDATE));
+    static Decision binding(SourceRef source, HostRef host, String reason, String message, JsonObject pod) {
+        return new Bind(source, host, reason, message, pod);
     }
 
-    /** This decision with another message (what an executor learned while carrying it out). */
-    public Decision withMessage(String message) {
-        return new Decision(action, kind, source, host, reason, message, desired, observed);
+    /**
+     * A decision told without its objects: what an executor reports when its write failed before the object could be
+     * read, and what an observer keeps of a decision (see {@link #withoutObjects()}). Not for planners.
+     */
+    static Decision summary(Action action, String kind, SourceRef source, HostRef host, String reason,
+                            String message) {
+        return new Summary(action, kind, source, host, reason, message);
     }
 
-    /** This decision with other objects: the object to write and the object as read. */
-    public Decision withObjects(JsonObject desired, JsonObject observed) {
-        return new Decision(action, kind, source, host, reason, message, desired, observed);
+    /** Create {@code desired}; nothing holds its name. */
+    record Create(String kind, SourceRef source, HostRef host, String reason, String message, JsonObject desired)
+            implements Decision {
+        public Create {
+            checked(kind, reason, message);
+            required(desired, "desired", Action.CREATE);
+        }
+
+        @Override
+        public Action action() {
+            return Action.CREATE;
+        }
+
+        @Override
+        public JsonObject observed() {
+            return null;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Create(kind, source, host, reason, message, desired);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            none(observed, "observed", Action.CREATE);
+            return new Create(kind, source, host, reason, message, desired);
+        }
     }
 
-    private static JsonObject required(JsonObject o, String name, Action action) {
-        return Objects.requireNonNull(o, () -> name + " of " + action.display() + " decision");
+    /** Write {@code desired} over {@code observed}, with its {@code resourceVersion} as precondition. */
+    record Update(String kind, SourceRef source, HostRef host, String reason, String message, JsonObject desired,
+                  JsonObject observed) implements Decision {
+        public Update {
+            checked(kind, reason, message);
+            required(desired, "desired", Action.UPDATE);
+            required(observed, "observed", Action.UPDATE);
+        }
+
+        @Override
+        public Action action() {
+            return Action.UPDATE;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Update(kind, source, host, reason, message, desired, observed);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            return new Update(kind, source, host, reason, message, desired, observed);
+        }
+    }
+
+    /** Bind the tenant Pod {@code observed} to a node by posting a {@code Binding}: an {@code Update}. */
+    record Bind(SourceRef source, HostRef host, String reason, String message, JsonObject observed)
+            implements Decision {
+        public Bind {
+            checked("Pod", reason, message);
+            required(observed, "observed", Action.UPDATE);
+        }
+
+        @Override
+        public Action action() {
+            return Action.UPDATE;
+        }
+
+        @Override
+        public String kind() {
+            return "Pod";
+        }
+
+        @Override
+        public JsonObject desired() {
+            return null;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Bind(source, host, reason, message, observed);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            none(desired, "desired", Action.UPDATE);
+            return new Bind(source, host, reason, message, observed);
+        }
+    }
+
+    /** {@code observed} is already as it should be; {@code desired}, when not null, is what it was compared with. */
+    record Unchanged(String kind, SourceRef source, HostRef host, String reason, String message, JsonObject desired,
+                     JsonObject observed) implements Decision {
+        public Unchanged {
+            checked(kind, reason, message);
+            required(observed, "observed", Action.UNCHANGED);
+        }
+
+        @Override
+        public Action action() {
+            return Action.UNCHANGED;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Unchanged(kind, source, host, reason, message, desired, observed);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            return new Unchanged(kind, source, host, reason, message, desired, observed);
+        }
+    }
+
+    /**
+     * Delete {@code observed}, with its {@code uid} and {@code resourceVersion} as preconditions; {@code desired} the
+     * delete options, or null for the defaults.
+     */
+    record Delete(String kind, SourceRef source, HostRef host, String reason, String message, JsonObject desired,
+                  JsonObject observed) implements Decision {
+        public Delete {
+            checked(kind, reason, message);
+            required(observed, "observed", Action.DELETE);
+        }
+
+        @Override
+        public Action action() {
+            return Action.DELETE;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Delete(kind, source, host, reason, message, desired, observed);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            return new Delete(kind, source, host, reason, message, desired, observed);
+        }
+    }
+
+    /** Not synced, on purpose; {@code observed} is the host object left as it is, or null. */
+    record Skip(String kind, SourceRef source, HostRef host, String reason, String message, JsonObject observed)
+            implements Decision {
+        public Skip {
+            checked(kind, reason, message);
+        }
+
+        @Override
+        public Action action() {
+            return Action.SKIP;
+        }
+
+        @Override
+        public JsonObject desired() {
+            return null;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Skip(kind, source, host, reason, message, observed);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            none(desired, "desired", Action.SKIP);
+            return new Skip(kind, source, host, reason, message, observed);
+        }
+    }
+
+    /** The host name cannot be written; {@code observed} is what holds it, or null. */
+    record Conflict(String kind, SourceRef source, HostRef host, String reason, String message, JsonObject observed)
+            implements Decision {
+        public Conflict {
+            checked(kind, reason, message);
+        }
+
+        @Override
+        public Action action() {
+            return Action.CONFLICT;
+        }
+
+        @Override
+        public JsonObject desired() {
+            return null;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Conflict(kind, source, host, reason, message, observed);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            none(desired, "desired", Action.CONFLICT);
+            return new Conflict(kind, source, host, reason, message, observed);
+        }
+    }
+
+    /** The tenant object cannot be transformed; {@code observed}, the host copy, is left as it is, or null. */
+    record Error(String kind, SourceRef source, HostRef host, String reason, String message, JsonObject observed)
+            implements Decision {
+        public Error {
+            checked(kind, reason, message);
+        }
+
+        @Override
+        public Action action() {
+            return Action.ERROR;
+        }
+
+        @Override
+        public JsonObject desired() {
+            return null;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Error(kind, source, host, reason, message, observed);
+        }
+
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            none(desired, "desired", Action.ERROR);
+            return new Error(kind, source, host, reason, message, observed);
+        }
+    }
+
+    /** A decision of any action told without its objects (see {@link Decision#summary}). */
+    record Summary(Action action, String kind, SourceRef source, HostRef host, String reason, String message)
+            implements Decision {
+        public Summary {
+            Objects.requireNonNull(action, "action");
+            checked(kind, reason, message);
+        }
+
+        @Override
+        public JsonObject desired() {
+            return null;
+        }
+
+        @Override
+        public JsonObject observed() {
+            return null;
+        }
+
+        @Override
+        public Decision withMessage(String message) {
+            return new Summary(action, kind, source, host, reason, message);
+        }
+
+        /** @throws IllegalArgumentException always: a summary has no objects to replace */
+        @Override
+        public Decision withObjects(JsonObject desired, JsonObject observed) {
+            throw new IllegalArgumentException("a summary of a " + action.display() + " decision carries no objects; "
+                    + "make the decision through its factory instead");
+        }
+    }
+
+    private static void checked(String kind, String reason, String message) {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(message, "message");
+        if (!Reasons.isRegistered(reason)) {
+            throw new IllegalArgumentException("reason " + reason + " is not registered: every reason a decision "
+                    + "carries is a constant of Reasons, with its meaning in Reasons.all() and docs/explain.md");
+        }
+    }
+
+    private static void required(JsonObject o, String name, Action action) {
+        Objects.requireNonNull(o, () -> name + " of " + action.display() + " decision");
+    }
+
+    private static void none(JsonObject o, String name, Action action) {
+        if (o != null) {
+            throw new IllegalArgumentException("a " + action.display() + " decision has no " + name + " object");
+        }
     }
 
     /** Identity of a tenant object: tenant, virtual namespace (null for cluster-scoped kinds) and name. */

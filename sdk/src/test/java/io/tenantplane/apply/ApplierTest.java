@@ -60,8 +60,16 @@ class ApplierTest {
             case CONFLICT -> Reasons.FOREIGN_OBJECT;
             case ERROR -> Reasons.INVALID_SOURCE;
         };
-        return new Decision(action, "ConfigMap", null, new Decision.HostRef("default", name), reason, "test",
-                desired, observed);
+        Decision.HostRef h = new Decision.HostRef("default", name);
+        return switch (action) {
+            case CREATE -> Decision.create("ConfigMap", null, h, reason, "test", desired);
+            case UPDATE -> Decision.update("ConfigMap", null, h, reason, "test", desired, observed);
+            case UNCHANGED -> Decision.unchanged("ConfigMap", null, h, reason, "test", desired, observed);
+            case DELETE -> Decision.delete("ConfigMap", null, h, reason, "test", desired, observed);
+            case SKIP -> Decision.skip("ConfigMap", null, h, reason, "test", observed);
+            case CONFLICT -> Decision.conflict("ConfigMap", null, h, reason, "test", observed);
+            case ERROR -> Decision.error("ConfigMap", null, h, reason, "test", observed);
+        };
     }
 
     private JsonObject created(String name, String value) {

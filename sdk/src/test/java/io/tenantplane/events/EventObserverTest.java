@@ -54,10 +54,10 @@ class EventObserverTest {
     }
 
     private static Outcome created(String name) {
-        return new Outcome.Applied(new Decision(Action.CREATE, "ConfigMap",
+        return new Outcome.Applied(Decision.summary(Action.CREATE, "ConfigMap",
                 new Decision.SourceRef("dev", "default", name, null), new Decision.HostRef("team-dev",
-                name + "-x-default-x-dev"), "NotOnHost", "ConfigMap default/" + name + " is not on the host yet",
-                null, null), null, 1);
+                name + "-x-default-x-dev"), "NotOnHost", "ConfigMap default/" + name + " is not on the host yet"),
+                null, 1);
     }
 
     private List<JsonObject> events() {
@@ -81,8 +81,8 @@ class EventObserverTest {
     }
 
     private static Decision d(Action action, String reason, String host) {
-        return new Decision(action, "Pod", new Decision.SourceRef("dev", "default", "web", null),
-                new Decision.HostRef("team-dev", host), reason, "message " + System.nanoTime(), null, null);
+        return Decision.summary(action, "Pod", new Decision.SourceRef("dev", "default", "web", null),
+                new Decision.HostRef("team-dev", host), reason, "message " + System.nanoTime());
     }
 
     @Test
@@ -167,9 +167,9 @@ class EventObserverTest {
         for (int i = 0; i < 8; i++) {
             events.decision(DEV, created("cm-" + i));
         }
-        events.decision(DEV, new Outcome.NotWritten(new Decision(Action.CONFLICT, "ConfigMap",
+        events.decision(DEV, new Outcome.NotWritten(Decision.conflict("ConfigMap",
                 new Decision.SourceRef("dev", "default", "settings", null),
-                new Decision.HostRef("team-dev", "settings-x-default-x-dev"), "ForeignObject", "taken", null, null)));
+                new Decision.HostRef("team-dev", "settings-x-default-x-dev"), "ForeignObject", "taken", null)));
         assertTrue(events.flush(Duration.ofSeconds(10)));
 
         List<JsonObject> written = events();

@@ -22,10 +22,9 @@ class DecisionRingTest {
     private static final TenantKey QA = new TenantKey("team-dev", "qa");
 
     static Outcome created(String name) {
-        return new Outcome.NotWritten(new Decision(Action.CREATE, "Pod",
+        return new Outcome.NotWritten(Decision.summary(Action.CREATE, "Pod",
                 new Decision.SourceRef("dev", "default", name, null),
-                new Decision.HostRef("team-dev", name + "-x-default-x-dev"), "NotOnHost", "created " + name,
-                null, null));
+                new Decision.HostRef("team-dev", name + "-x-default-x-dev"), "NotOnHost", "created " + name));
     }
 
     @Test

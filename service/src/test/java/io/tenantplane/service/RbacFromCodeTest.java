@@ -672,9 +672,9 @@ class RbacFromCodeTest {
     private void eventSeriesWithAConflict() {
         EventObserver events = EventObserver.builder().client(recording(Duration.ofSeconds(10)))
                 .clock(Clock.systemUTC()).seriesInterval(Duration.ZERO).build();
-        Decision conflict = new Decision(Action.CONFLICT, "ConfigMap", new Decision.SourceRef("dev", "default",
+        Decision conflict = Decision.conflict("ConfigMap", new Decision.SourceRef("dev", "default",
                 "settings", null), new Decision.HostRef(NS, "settings-x-default-x-dev"), "ForeignObject",
-                "the name is held by a foreign object", null, null);
+                "the name is held by a foreign object", null);
         TenantKey dev = new TenantKey(NS, "dev");
         events.decision(dev, new Outcome.NotWritten(conflict));
         assertTrue(events.flush(Duration.ofSeconds(10)), "the Event is written");

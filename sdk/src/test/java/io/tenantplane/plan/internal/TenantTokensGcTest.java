@@ -38,8 +38,9 @@ class TenantTokensGcTest {
     }
 
     private static Decision podDecision(Action action) {
-        return new Decision(action, "Pod", null, new Decision.HostRef(NS, POD), action == Action.DELETE
-                ? Reasons.SOURCE_DELETED : Reasons.IN_SYNC, "m", null, hostPod());
+        Decision.HostRef h = new Decision.HostRef(NS, POD);
+        return action == Action.DELETE ? Decision.delete("Pod", null, h, Reasons.SOURCE_DELETED, "m", null, hostPod())
+                : Decision.unchanged("Pod", null, h, Reasons.IN_SYNC, "m", null, hostPod());
     }
 
     static Stream<Arguments> cases() {
