@@ -20,6 +20,11 @@ public record ControlPlaneNames(String tenant, String namespace) {
     public static final String TOKEN_KEY = "token";
     /** The key of the k3s config drop-in in {@link #kubeletClientSecret()}. */
     public static final String KUBELET_CONFIG_KEY = "kubelet.yaml";
+    /**
+     * Where the tenant DNS pods find their token ({@link #DNS_TOKEN_KEY} of {@link #dnsKubeconfigSecret()}): the
+     * user of the kubeconfig the control plane writes for them reads it from here ({@code tokenFile}).
+     */
+    public static final String DNS_TOKEN_PATH = "/var/run/tenantplane/dns/token";
 
     public ControlPlaneNames {
         Objects.requireNonNull(tenant, "tenant");

@@ -4,7 +4,6 @@ import static io.tenantplane.json.Build.arr;
 import static io.tenantplane.json.Build.obj;
 
 import com.google.gson.JsonObject;
-import io.tenantplane.controlplane.internal.TenantDns;
 import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.Problem;
 import io.tenantplane.model.TenantCluster.DatastoreType;
@@ -402,7 +401,7 @@ public final class ControlPlaneRenderer {
                     + DNS_SERVICE_ACCOUNT + " --duration=" + DNS_TOKEN_DURATION + " > /tmp/dns-token; then");
             lines.add("    cp /tmp/config /tmp/dns-config");
             lines.add("    kubectl config unset users.default --kubeconfig=/tmp/dns-config >/dev/null");
-            lines.add("    kubectl config set users.default.tokenFile " + TenantDns.TOKEN_PATH
+            lines.add("    kubectl config set users.default.tokenFile " + ControlPlaneNames.DNS_TOKEN_PATH
                     + " --kubeconfig=/tmp/dns-config >/dev/null");
             lines.add("    kubectl create secret generic \"$DNS_SECRET\" --namespace=\"$POD_NAMESPACE\" "
                     + "--from-file=" + ControlPlaneNames.KUBECONFIG_KEY + "=/tmp/dns-config --from-file="

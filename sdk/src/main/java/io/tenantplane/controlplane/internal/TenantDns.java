@@ -57,7 +57,7 @@ public final class TenantDns {
     private static final String CREDENTIAL_DIR = "/var/run/tenantplane/dns";
     private static final String KUBECONFIG_PATH = CREDENTIAL_DIR + "/kubeconfig";
     /** Where the DNS pods find their token; the kubeconfig's user reads it from here ({@code tokenFile}). */
-    public static final String TOKEN_PATH = CREDENTIAL_DIR + "/token";
+    public static final String TOKEN_PATH = ControlPlaneNames.DNS_TOKEN_PATH;
 
     private TenantDns() {
     }
