@@ -13,8 +13,16 @@ import java.util.regex.Pattern;
 final class IsolationProfileValidation {
 
     private static final Pattern PSS_VERSION = Pattern.compile("latest|v1\\.[0-9]+");
-    private static final Pattern QUOTA_KEY =
-            Pattern.compile("([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[a-zA-Z0-9]([-a-zA-Z0-9_./]*[a-zA-Z0-9])?");
+    /** What a ResourceQuota limits by a name without a prefix ({@code standardQuotaResources} upstream). */
+    private static final java.util.Set<String> QUOTA_RESOURCES = java.util.Set.of("cpu", "memory",
+            "ephemeral-storage", "requests.cpu", "requests.memory", "requests.storage", "requests.ephemeral-storage",
+            "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "resourcequotas", "services",
+            "replicationcontrollers", "secrets", "persistentvolumeclaims", "configmaps", "services.nodeports",
+            "services.loadbalancers");
+    /** Quota resources that count objects, so take whole numbers ({@code integerResources} upstream). */
+    private static final java.util.Set<String> COUNTED = java.util.Set.of("pods", "resourcequotas", "services",
+            "replicationcontrollers", "secrets", "configmaps", "persistentvolumeclaims", "services.nodeports",
+            "services.loadbalancers");
 
     private IsolationProfileValidation() {
     }
@@ -110,14 +118,33 @@ final class IsolationProfileValidation {
         }
     }
 
+    /**
+     * The hard limits as a ResourceQuota takes them ({@code ValidateResourceQuotaSpec}): a name without a {@code /} is
+     * one the quota system tracks ({@code standardQuotaResources}, or huge pages), any other a qualified name such as
+     * {@code requests.nvidia.com/gpu} or {@code count/deployments.apps}; counted and extended resources (those with a
+     * prefix outside {@code kubernetes.io} and without {@code requests.}) are whole numbers.
+     */
     private static void quota(IsolationProfile.Quota q, List<Problem> out) {
         for (String k : q.hard().keySet()) {
-            if (!QUOTA_KEY.matcher(k).matches()) {
+            boolean hugePages = k.startsWith("hugepages-") || k.startsWith("requests.hugepages-");
+            if (!Checks.isQualifiedName(k)) {
                 out.add(Problem.of("spec.quota.hard[" + k + "]", "\"" + k + "\" is not a resource name: use names such "
                         + "as requests.cpu, limits.memory, pods, services, count/deployments.apps"));
+            } else if (!k.contains("/") && !QUOTA_RESOURCES.contains(k) && !hugePages) {
+                out.add(Problem.of("spec.quota.hard[" + k + "]", "\"" + k + "\" is not a resource a ResourceQuota "
+                        + "limits: use one of " + String.join(", ", new java.util.TreeSet<>(QUOTA_RESOURCES))
+                        + ", hugepages-<size>, or a qualified name such as requests.nvidia.com/gpu or "
+                        + "count/deployments.apps"));
             }
         }
-        Checks.quantities("spec.quota.hard", q.hard(), out);
+        Checks.quantities("spec.quota.hard", q.hard(), out).forEach((k, v) -> {
+            boolean extended = k.contains("/") && !k.contains("kubernetes.io/") && !k.startsWith("requests.");
+            if ((COUNTED.contains(k) || extended) && v.stripTrailingZeros().scale() > 0) {
+                out.add(Problem.of("spec.quota.hard[" + k + "]", "\"" + q.hard().get(k) + "\" is not a whole number: "
+                        + k + (extended ? " is an extended resource or an object count" : " counts objects")
+                        + ", so a ResourceQuota takes whole numbers only"));
+            }
+        });
     }
 
     private static void limits(IsolationProfile.Limits l, List<Problem> out) {

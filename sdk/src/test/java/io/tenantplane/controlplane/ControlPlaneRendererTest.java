@@ -77,6 +77,67 @@ class ControlPlaneRendererTest {
         }
     }
 
+    /**
+     * The Pods the StatefulSet controller makes from the rendered control plane (and, in private mode, its agents)
+     * are Pods an API server accepts: the server does not check a StatefulSet's pod template when it is written
+     * ({@code ValidatePodTemplateSpecForStatefulSet}), only each Pod the controller creates from it, with a volume per
+     * claim template ({@code pkg/controller/statefulset/stateful_set_utils.go} {@code updateStorage}). The testkit
+     * checks the Pod as {@code ValidatePodSpec} does.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theStatefulSetsPodsAreAcceptedByAnApiServer(String name, JsonObject caseDoc) throws Exception {
+        TenantCluster tc = tenant(caseDoc);
+        List<JsonObject> objects = new java.util.ArrayList<>(renderer.render(tc));
+        if (tc.mode() == TenantCluster.Mode.PRIVATE) {
+            objects.addAll(new io.tenantplane.controlplane.internal.Agents(renderer).render(tc, tc.namespace()));
+        }
+        List<JsonObject> statefulSets = objects.stream().filter(o -> "StatefulSet".equals(Json.string(o, "kind")))
+                .toList();
+        assertTrue(!statefulSets.isEmpty(), name);
+        try (io.tenantplane.testkit.KubeApiServer server = io.tenantplane.testkit.KubeApiServer.builder().build()
+                .start()) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            post(http, server.url() + "/api/v1/namespaces", io.tenantplane.json.Build.obj("metadata", io.tenantplane.json.Build.obj("name",
+                    tc.namespace())));
+            for (JsonObject sts : statefulSets) {
+                String stsName = Json.string(sts, "metadata", "name");
+                JsonObject spec = Json.object(sts, "spec", "template", "spec").deepCopy();
+                String account = Json.string(spec, "serviceAccountName");
+                if (account != null) {
+                    post(http, server.url() + "/api/v1/namespaces/" + tc.namespace() + "/serviceaccounts",
+                            io.tenantplane.json.Build.obj("metadata", io.tenantplane.json.Build.obj("name", account)));
+                }
+                var claims = Json.object(sts, "spec").getAsJsonArray("volumeClaimTemplates");
+                if (claims != null) {
+                    for (JsonElement claim : claims) {
+                        String claimName = Json.string(claim.getAsJsonObject(), "metadata", "name");
+                        spec.getAsJsonArray("volumes").add(io.tenantplane.json.Build.obj("name", claimName, "persistentVolumeClaim",
+                                io.tenantplane.json.Build.obj("claimName", claimName + "-" + stsName + "-0")));
+                    }
+                }
+                JsonObject pod = io.tenantplane.json.Build.obj("apiVersion", "v1", "kind", "Pod", "metadata", io.tenantplane.json.Build.obj("name",
+                        stsName + "-0", "labels", Json.object(sts, "spec", "template", "metadata", "labels")
+                        .deepCopy()), "spec", spec);
+                java.net.http.HttpResponse<String> created = post(http, server.url() + "/api/v1/namespaces/"
+                        + tc.namespace() + "/pods", pod);
+                assertEquals(201, created.statusCode(), stsName + ": " + created.body());
+            }
+        }
+    }
+
+    private static java.net.http.HttpResponse<String> post(java.net.http.HttpClient http, String url, JsonObject body)
+            throws Exception {
+        java.net.http.HttpResponse<String> r = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() >= 300 && r.statusCode() != 409 && !url.endsWith("/pods")) {
+            throw new AssertionError(url + ": " + r.body());
+        }
+        return r;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void everyShellScriptOfTheContainersIsValidShell(String name, JsonObject caseDoc) throws Exception {

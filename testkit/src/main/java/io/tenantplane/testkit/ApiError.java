@@ -26,6 +26,29 @@ final class ApiError extends RuntimeException {
             return new Cause("FieldValueForbidden", field, "Forbidden: " + detail);
         }
 
+        /** {@code field.Required} with a detail. */
+        static Cause required(String field, String detail) {
+            return new Cause("FieldValueRequired", field, detail.isEmpty() ? "Required value"
+                    : "Required value: " + detail);
+        }
+
+        /** {@code field.Duplicate}. */
+        static Cause duplicate(String field, String renderedValue) {
+            return new Cause("FieldValueDuplicate", field, "Duplicate value: " + renderedValue);
+        }
+
+        /** {@code field.NotFound}. */
+        static Cause notFound(String field, String renderedValue) {
+            return new Cause("FieldValueNotFound", field, "Not found: " + renderedValue);
+        }
+
+        /** {@code field.NotSupported}: the value and the quoted values supported, in order. */
+        static Cause notSupported(String field, String renderedValue, List<String> supported) {
+            return new Cause("FieldValueNotSupported", field, "Unsupported value: " + renderedValue
+                    + ": supported values: " + supported.stream().map(v -> "\"" + v + "\"")
+                    .collect(Collectors.joining(", ")));
+        }
+
         String line() {
             return field == null || field.isEmpty() ? message : field + ": " + message;
         }

@@ -36,6 +36,10 @@ final class KindRules {
             endpointSliceIps(o, causes);
             return;
         }
+        if (t.group().equals("networking.k8s.io") && t.plural().equals("networkpolicies")) {
+            NetworkPolicies.validate(Json.child(o, "spec"), causes);
+            return;
+        }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
             return;
         }
@@ -60,6 +64,8 @@ final class KindRules {
             }
             case "secrets" -> secret(o, causes);
             case "configmaps" -> configMap(o, causes);
+            case "limitranges" -> LimitRanges.validate(Json.child(o, "spec"), causes);
+            case "resourcequotas" -> ResourceQuotas.validate(Json.child(o, "spec"), causes);
             case "persistentvolumeclaims" -> {
                 JsonObject spec = Json.child(o, "spec");
                 if (!spec.has("volumeMode")) {
@@ -70,6 +76,7 @@ final class KindRules {
             case "deployments", "statefulsets", "replicasets", "daemonsets" -> {
                 workloadDefaults(t.plural(), Json.child(o, "spec"));
                 validateSelector(Json.obj(o, "spec"), causes);
+                validateTemplate(t.plural(), Json.obj(o, "spec"), causes);
             }
             default -> {
             }
@@ -80,6 +87,10 @@ final class KindRules {
     void onUpdate(ResourceType t, JsonObject old, JsonObject o, List<ApiError.Cause> causes) {
         if (t.group().equals("discovery.k8s.io") && t.plural().equals("endpointslices")) {
             endpointSliceIps(o, causes);
+            return;
+        }
+        if (t.group().equals("networking.k8s.io") && t.plural().equals("networkpolicies")) {
+            NetworkPolicies.validate(Json.child(o, "spec"), causes);
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
@@ -110,6 +121,8 @@ final class KindRules {
                 configMap(o, causes);
                 immutableData(old, o, List.of("data", "binaryData"), causes);
             }
+            case "limitranges" -> LimitRanges.validate(Json.child(o, "spec"), causes);
+            case "resourcequotas" -> ResourceQuotas.validate(Json.child(o, "spec"), causes);
             case "persistentvolumeclaims" -> {
                 JsonObject spec = Json.child(o, "spec");
                 if (!spec.has("volumeMode")) {
@@ -131,6 +144,7 @@ final class KindRules {
                 JsonObject spec = Json.child(o, "spec");
                 workloadDefaults(t.plural(), spec);
                 validateSelector(spec, causes);
+                validateTemplate(t.plural(), spec, causes);
                 JsonObject oldSpec = Json.obj(old, "spec");
                 if (!Json.same(Json.obj(oldSpec, "selector"), Json.obj(spec, "selector"))) {
                     causes.add(ApiError.Cause.invalid("spec.selector", Json.render(spec.get("selector")),
@@ -450,33 +464,12 @@ final class KindRules {
                 }
             }
         }
+        PodSpecs.defaults(spec);
     }
 
+    /** {@code ValidatePodSpec}, as far as {@link PodSpecs} follows it. */
     private static void validatePodSpec(JsonObject spec, String path, List<ApiError.Cause> causes) {
-        JsonArray containers = Json.arr(spec, "containers");
-        if (containers == null || containers.isEmpty()) {
-            causes.add(ApiError.Cause.required(path + ".containers"));
-            return;
-        }
-        Set<String> names = new HashSet<>();
-        for (int i = 0; i < containers.size(); i++) {
-            JsonObject c = containers.get(i).isJsonObject() ? containers.get(i).getAsJsonObject() : new JsonObject();
-            String at = path + ".containers[" + i + "]";
-            String name = Json.str(c, "name");
-            if (name == null || name.isEmpty()) {
-                causes.add(ApiError.Cause.required(at + ".name"));
-            } else if (!Validation.isDns1123Label(name)) {
-                causes.add(ApiError.Cause.invalid(at + ".name", Validation.quote(name),
-                        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"));
-            } else if (!names.add(name)) {
-                causes.add(new ApiError.Cause("FieldValueDuplicate", at + ".name", "Duplicate value: "
-                        + Validation.quote(name)));
-            }
-            String image = Json.str(c, "image");
-            if (image == null || image.isBlank()) {
-                causes.add(ApiError.Cause.required(at + ".image"));
-            }
-        }
+        PodSpecs.validate(spec, path, causes);
     }
 
     /** A Pod's spec is immutable except images, activeDeadlineSeconds, tolerations and the grace period. */
@@ -754,6 +747,29 @@ final class KindRules {
             }
             default -> {
             }
+        }
+    }
+
+    /**
+     * A workload's pod template ({@code pkg/apis/apps/validation/validation.go}): its pods restart always; the pod
+     * spec of a Deployment, ReplicaSet or DaemonSet is checked as a Pod's ({@code ValidatePodTemplateSpec}), a
+     * StatefulSet's is not ({@code ValidatePodTemplateSpecForStatefulSet} leaves it to the Pods its controller makes,
+     * which mount the claim templates as volumes).
+     */
+    private static void validateTemplate(String plural, JsonObject spec, List<ApiError.Cause> causes) {
+        JsonObject template = Json.obj(spec, "template");
+        if (template == null) {
+            causes.add(ApiError.Cause.required("spec.template"));
+            return;
+        }
+        JsonObject podSpec = Json.obj(template, "spec");
+        if (!plural.equals("statefulsets")) {
+            PodSpecs.validate(podSpec, "spec.template.spec", causes);
+        }
+        String restart = Json.str(podSpec, "restartPolicy");
+        if (restart != null && !restart.equals("Always")) {
+            causes.add(ApiError.Cause.notSupported("spec.template.spec.restartPolicy", Validation.quote(restart),
+                    List.of("Always")));
         }
     }
 

@@ -1,0 +1,163 @@
+package io.tenantplane.isolation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Build;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.IsolationProfile;
+import io.tenantplane.model.Manifests;
+import io.tenantplane.model.Problem;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.testkit.KubeApiServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * tenantplane refuses an IsolationProfile's limits and quota exactly when an API server would refuse the LimitRange or
+ * ResourceQuota rendered from them, checked by the profile's validation and by the in-process API server, which
+ * checks them as {@code ValidateLimitRange} and {@code ValidateResourceQuotaSpec} do. A profile that passes renders
+ * objects the server takes; one it refuses (naming the field and the fix, with nothing written) is one the server
+ * would refuse.
+ */
+class ServerAgreementTest {
+
+    private static final Path EXAMPLE_PROFILE = Path.of("..", "examples", "yaml", "isolationprofile.yaml");
+    private static final Path EXAMPLE_TENANT = Path.of("..", "examples", "yaml", "tenantcluster.yaml");
+    private static final List<String> VALUES = java.util.Arrays.asList(null, "100m", "500m", "1", "2");
+
+    @Test
+    void theProfilesValidationRefusesExactlyTheLimitRangesAnApiServerRefuses() throws Exception {
+        TenantCluster tc = TenantCluster.fromJson(Manifests.read(EXAMPLE_TENANT).get(0).object()).orElseThrow();
+        JsonObject base = Manifests.read(EXAMPLE_PROFILE).get(0).object();
+        HttpClient http = HttpClient.newHttpClient();
+        int accepted = 0;
+        int refused = 0;
+        List<String> disagreements = new ArrayList<>();
+        try (KubeApiServer server = KubeApiServer.builder().build().start()) {
+            post(http, server.url() + "/api/v1/namespaces", Build.obj("metadata", Build.obj("name", "team-dev")));
+            int n = 0;
+            for (String request : VALUES) {
+                for (String limit : VALUES) {
+                    for (String max : VALUES) {
+                        if (request == null && limit == null && max == null) {
+                            continue;
+                        }
+                        JsonObject json = base.deepCopy();
+                        json.getAsJsonObject("spec").add("limits", Build.obj(
+                                "defaultRequest", request == null ? null : Build.obj("cpu", request),
+                                "default", limit == null ? null : Build.obj("cpu", limit),
+                                "max", max == null ? null : Build.obj("cpu", max)));
+                        IsolationProfile profile = IsolationProfile.fromJson(json).orElseThrow();
+                        List<Problem> problems = profile.validate();
+                        JsonObject limitRange;
+                        if (problems.isEmpty()) {
+                            limitRange = new IsolationRenderer().render(tc, profile).stream()
+                                    .filter(o -> "LimitRange".equals(Json.string(o, "kind"))).findFirst()
+                                    .orElseThrow();
+                        } else {
+                            limitRange = Build.obj("apiVersion", "v1", "kind", "LimitRange",
+                                    "metadata", Build.obj("name", "x"), "spec", Build.obj("limits", List.of(Build.obj(
+                                            "type", "Container", "defaultRequest", Json.object(json, "spec",
+                                                    "limits", "defaultRequest"), "default", Json.object(json, "spec",
+                                                    "limits", "default"), "max", Json.object(json, "spec", "limits",
+                                                    "max")))));
+                        }
+                        limitRange.getAsJsonObject("metadata").addProperty("name", "lr-" + n++);
+                        limitRange.getAsJsonObject("metadata").remove("namespace");
+                        HttpResponse<String> r = post(http, server.url() + "/api/v1/namespaces/team-dev/limitranges",
+                                limitRange);
+                        boolean serverTakes = r.statusCode() == 201;
+                        if (serverTakes) {
+                            accepted++;
+                        } else {
+                            assertEquals(422, r.statusCode(), r.body());
+                            refused++;
+                        }
+                        if (serverTakes != problems.isEmpty()) {
+                            disagreements.add("defaultRequest=" + request + " default=" + limit + " max=" + max
+                                    + ": tenantplane " + (problems.isEmpty() ? "accepts" : "refuses " + problems)
+                                    + ", the API server " + (serverTakes ? "accepts" : "refuses: " + r.body()));
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), disagreements);
+        assertTrue(accepted > 20 && refused > 20, "both answers are exercised: " + accepted + " accepted, "
+                + refused + " refused");
+    }
+
+    private static HttpResponse<String> post(HttpClient http, String url, JsonObject body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The same for the quota: each hard limit below, alone in a profile, is refused by tenantplane exactly when the
+     * API server refuses the ResourceQuota rendered from it (names the quota system does not track, object counts
+     * that are not whole numbers, negative or malformed quantities).
+     */
+    @Test
+    void theProfilesValidationRefusesExactlyTheQuotasAnApiServerRefuses() throws Exception {
+        TenantCluster tc = TenantCluster.fromJson(Manifests.read(EXAMPLE_TENANT).get(0).object()).orElseThrow();
+        JsonObject base = Manifests.read(EXAMPLE_PROFILE).get(0).object();
+        List<String[]> limits = List.of(
+                new String[] {"pods", "10"}, new String[] {"pods", "1500m"}, new String[] {"pods", "-1"},
+                new String[] {"requests.cpu", "1500m"}, new String[] {"limits.memory", "16Gi"},
+                new String[] {"requests.storage", "50Gi"}, new String[] {"storage", "50Gi"},
+                new String[] {"gpu", "1"}, new String[] {"requests.nvidia.com/gpu", "2"},
+                new String[] {"requests.nvidia.com/gpu", "1.5"}, new String[] {"nvidia.com/gpu", "1.5"},
+                new String[] {"count/deployments.apps", "5"}, new String[] {"count/deployments.apps", "2.5"},
+                new String[] {"hugepages-2Mi", "1Gi"}, new String[] {"services.loadbalancers", "0"},
+                new String[] {"services", "lots"}, new String[] {"a/b/c", "1"}, new String[] {"Pods", "1"},
+                new String[] {"configmaps", "20"}, new String[] {"ephemeral-storage", "10Gi"});
+        HttpClient http = HttpClient.newHttpClient();
+        List<String> disagreements = new ArrayList<>();
+        int accepted = 0;
+        int refused = 0;
+        try (KubeApiServer server = KubeApiServer.builder().build().start()) {
+            post(http, server.url() + "/api/v1/namespaces", Build.obj("metadata", Build.obj("name", "team-dev")));
+            int n = 0;
+            for (String[] limit : limits) {
+                JsonObject json = base.deepCopy();
+                json.getAsJsonObject("spec").add("quota", Build.obj("hard", Build.obj(limit[0], limit[1])));
+                IsolationProfile profile = IsolationProfile.fromJson(json).orElseThrow();
+                List<Problem> problems = profile.validate();
+                JsonObject quota;
+                if (problems.isEmpty()) {
+                    quota = new IsolationRenderer().render(tc, profile).stream()
+                            .filter(o -> "ResourceQuota".equals(Json.string(o, "kind"))).findFirst().orElseThrow();
+                } else {
+                    quota = Build.obj("apiVersion", "v1", "kind", "ResourceQuota", "metadata", Build.obj("name", "x"),
+                            "spec", Build.obj("hard", Build.obj(limit[0], limit[1])));
+                }
+                quota.getAsJsonObject("metadata").addProperty("name", "q-" + n++);
+                quota.getAsJsonObject("metadata").remove("namespace");
+                HttpResponse<String> r = post(http, server.url() + "/api/v1/namespaces/team-dev/resourcequotas",
+                        quota);
+                boolean serverTakes = r.statusCode() == 201;
+                if (serverTakes) {
+                    accepted++;
+                } else {
+                    assertEquals(422, r.statusCode(), r.body());
+                    refused++;
+                }
+                if (serverTakes != problems.isEmpty()) {
+                    disagreements.add(limit[0] + ": " + limit[1] + ": tenantplane "
+                            + (problems.isEmpty() ? "accepts" : "refuses " + problems) + ", the API server "
+                            + (serverTakes ? "accepts" : "refuses: " + r.body()));
+                }
+            }
+        }
+        assertEquals(List.of(), disagreements);
+        assertTrue(accepted >= 8 && refused >= 8, accepted + " accepted, " + refused + " refused");
+    }
+}

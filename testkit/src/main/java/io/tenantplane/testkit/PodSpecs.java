@@ -1,0 +1,891 @@
+package io.tenantplane.testkit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A Pod spec checked as the API server checks it when a Pod, or a workload's pod template, is written: the parts of
+ * {@code ValidatePodSpec} in {@code pkg/apis/core/validation/validation.go} that decide whether the objects a
+ * controller writes run at all. Each check follows the upstream function named in its Javadoc, with its field paths
+ * and messages; the values it checks are the defaulted ones ({@link #defaults}, after {@code pkg/apis/core/v1/
+ * defaults.go}), as the server validates after defaulting.
+ *
+ * <p>Checked: volumes ({@code ValidateVolumes}, {@code validateVolumeSource}: a valid unique name and exactly one
+ * source; secret, configMap, persistentVolumeClaim, hostPath, downwardAPI and projected sources with their items'
+ * paths and modes, {@code validateProjectionSources} with the service-account-token bounds); containers and init
+ * containers ({@code validateContainerCommon}: name, image, termination message policy, ports, env, envFrom, volume
+ * mounts naming a volume of the pod at unique paths, pull policy, requests within limits; probes and lifecycle
+ * handlers, {@code validateHandler}; unique names across both lists); {@code restartPolicy}, {@code dnsPolicy},
+ * {@code dnsConfig} ({@code validatePodDNSConfig}) and {@code hostAliases} ({@code ValidateHostAliases}). Not
+ * checked: security contexts, affinity, tolerations, topology spread, resource claims, ephemeral containers, and
+ * volume sources of in-tree cloud drivers beyond their count.
+ */
+final class PodSpecs {
+
+    private static final Pattern PORT_NAME_CHARS = Pattern.compile("[-a-z0-9]+");
+    private static final Pattern ONE_LETTER = Pattern.compile(".*[a-z].*");
+    private static final Pattern CONFIG_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
+    private static final String IP_EXAMPLE = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+    private static final String FILE_MODE = "must be a number between 0 and 0777 (octal), both inclusive";
+    /** The volume sources {@code validateVolumeSource} counts, in its order. */
+    private static final List<String> SOURCES = List.of("emptyDir", "hostPath", "gitRepo", "gcePersistentDisk",
+            "awsElasticBlockStore", "secret", "nfs", "iscsi", "glusterfs", "flocker", "persistentVolumeClaim", "rbd",
+            "cinder", "cephfs", "quobyte", "downwardAPI", "fc", "flexVolume", "configMap", "azureFile",
+            "vsphereVolume", "photonPersistentDisk", "portworxVolume", "azureDisk", "storageos", "projected",
+            "scaleIO", "csi", "ephemeral", "image");
+    private static final List<String> PROBES = List.of("livenessProbe", "readinessProbe", "startupProbe");
+    private static final int MAX_NAMESERVERS = 3;
+    private static final int MAX_SEARCH_PATHS = 32;
+    private static final int MAX_SEARCH_CHARS = 2048;
+
+    private PodSpecs() {
+    }
+
+    /**
+     * The defaults {@code pkg/apis/core/v1/defaults.go} sets inside volumes, probes and downward-API references
+     * ({@code SetDefaults_SecretVolumeSource} and its siblings: mode 0644; {@code SetDefaults_ServiceAccountTokenProjection}:
+     * one hour; {@code SetDefaults_Probe}; {@code SetDefaults_HTTPGetAction}; {@code SetDefaults_ObjectFieldSelector}).
+     */
+    static void defaults(JsonObject spec) {
+        JsonArray volumes = Json.arr(spec, "volumes");
+        if (volumes != null) {
+            for (JsonElement e : volumes) {
+                if (!e.isJsonObject()) {
+                    continue;
+                }
+                JsonObject v = e.getAsJsonObject();
+                for (String source : List.of("secret", "configMap", "downwardAPI", "projected")) {
+                    JsonObject s = Json.obj(v, source);
+                    if (s != null && !s.has("defaultMode")) {
+                        s.addProperty("defaultMode", 420);
+                    }
+                }
+                JsonArray projections = Json.arr(Json.obj(v, "projected"), "sources");
+                if (projections != null) {
+                    for (JsonElement p : projections) {
+                        JsonObject token = p.isJsonObject() ? Json.obj(p.getAsJsonObject(), "serviceAccountToken")
+                                : null;
+                        if (token != null && !token.has("expirationSeconds")) {
+                            token.addProperty("expirationSeconds", 3600);
+                        }
+                    }
+                }
+                fieldRefDefaults(Json.arr(Json.obj(v, "downwardAPI"), "items"));
+            }
+        }
+        for (JsonObject c : containers(spec)) {
+            for (String probe : PROBES) {
+                JsonObject p = Json.obj(c, probe);
+                if (p == null) {
+                    continue;
+                }
+                putIfAbsent(p, "timeoutSeconds", 1);
+                putIfAbsent(p, "periodSeconds", 10);
+                putIfAbsent(p, "successThreshold", 1);
+                putIfAbsent(p, "failureThreshold", 3);
+                httpGetDefaults(Json.obj(p, "httpGet"));
+            }
+            JsonObject lifecycle = Json.obj(c, "lifecycle");
+            for (String hook : List.of("postStart", "preStop")) {
+                httpGetDefaults(Json.obj(Json.obj(lifecycle, hook), "httpGet"));
+            }
+            JsonArray env = Json.arr(c, "env");
+            if (env != null) {
+                for (JsonElement e : env) {
+                    JsonObject from = e.isJsonObject() ? Json.obj(e.getAsJsonObject(), "valueFrom") : null;
+                    JsonObject fieldRef = Json.obj(from, "fieldRef");
+                    if (fieldRef != null) {
+                        putIfAbsent(fieldRef, "apiVersion", "v1");
+                    }
+                }
+            }
+        }
+    }
+
+    private static void fieldRefDefaults(JsonArray items) {
+        if (items == null) {
+            return;
+        }
+        for (JsonElement i : items) {
+            JsonObject fieldRef = i.isJsonObject() ? Json.obj(i.getAsJsonObject(), "fieldRef") : null;
+            if (fieldRef != null) {
+                putIfAbsent(fieldRef, "apiVersion", "v1");
+            }
+        }
+    }
+
+    private static void httpGetDefaults(JsonObject httpGet) {
+        if (httpGet == null) {
+            return;
+        }
+        if (Json.str(httpGet, "path") == null || Json.str(httpGet, "path").isEmpty()) {
+            httpGet.addProperty("path", "/");
+        }
+        putIfAbsent(httpGet, "scheme", "HTTP");
+    }
+
+    /** {@code ValidatePodSpec}'s checks listed in the class comment, with {@code path} the spec's field path. */
+    static void validate(JsonObject spec, String path, List<ApiError.Cause> causes) {
+        if (spec == null) {
+            causes.add(ApiError.Cause.required(path));
+            return;
+        }
+        Map<String, JsonObject> volumes = volumes(Json.arr(spec, "volumes"), path + ".volumes", causes);
+        Set<String> names = new HashSet<>();
+        JsonArray regular = Json.arr(spec, "containers");
+        if (regular == null || regular.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".containers"));
+        } else {
+            for (int i = 0; i < regular.size(); i++) {
+                JsonObject c = object(regular.get(i));
+                String at = path + ".containers[" + i + "]";
+                container(c, at, volumes, causes);
+                String name = Json.str(c, "name");
+                if (name != null && !name.isEmpty() && !names.add(name)) {
+                    causes.add(ApiError.Cause.duplicate(at + ".name", Validation.quote(name)));
+                }
+                handlers(c, at, causes);
+            }
+        }
+        JsonArray init = Json.arr(spec, "initContainers");
+        if (init != null) {
+            for (int i = 0; i < init.size(); i++) {
+                JsonObject c = object(init.get(i));
+                String at = path + ".initContainers[" + i + "]";
+                container(c, at, volumes, causes);
+                String name = Json.str(c, "name");
+                if (name != null && !name.isEmpty() && !names.add(name)) {
+                    causes.add(ApiError.Cause.duplicate(at + ".name", Validation.quote(name)));
+                }
+                if ("Always".equals(Json.str(c, "restartPolicy"))) {
+                    handlers(c, at, causes);
+                } else {
+                    for (String f : List.of("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")) {
+                        if (c.has(f)) {
+                            causes.add(ApiError.Cause.forbidden(at + "." + f,
+                                    "may not be set for init containers without restartPolicy=Always"));
+                        }
+                    }
+                }
+            }
+        }
+        oneOf(spec, "restartPolicy", path, List.of("Always", "OnFailure", "Never"), causes);
+        oneOf(spec, "dnsPolicy", path, List.of("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"), causes);
+        dnsConfig(spec, path, causes);
+        hostAliases(Json.arr(spec, "hostAliases"), path + ".hostAliases", causes);
+    }
+
+    // ---- volumes ----
+
+    /** {@code ValidateVolumes}: the volumes that passed, by name, for the mounts to name. */
+    private static Map<String, JsonObject> volumes(JsonArray volumes, String path, List<ApiError.Cause> causes) {
+        Map<String, JsonObject> ok = new HashMap<>();
+        if (volumes == null) {
+            return ok;
+        }
+        for (int i = 0; i < volumes.size(); i++) {
+            JsonObject v = object(volumes.get(i));
+            String at = path + "[" + i + "]";
+            List<ApiError.Cause> el = new ArrayList<>();
+            volumeSource(v, at, el);
+            String name = Json.str(v, "name");
+            if (name == null || name.isEmpty()) {
+                el.add(ApiError.Cause.required(at + ".name"));
+            } else if (!Validation.isDns1123Label(name)) {
+                el.add(ApiError.Cause.invalid(at + ".name", Validation.quote(name),
+                        Validation.nameProblem(name, Validation.NameRule.DNS1123_LABEL)));
+            }
+            if (name != null && ok.containsKey(name)) {
+                el.add(ApiError.Cause.duplicate(at + ".name", Validation.quote(name)));
+            }
+            if (el.isEmpty()) {
+                ok.put(name, v);
+            } else {
+                causes.addAll(el);
+            }
+        }
+        return ok;
+    }
+
+    /** {@code validateVolumeSource}: exactly one source, and the sources a controller writes checked in depth. */
+    private static void volumeSource(JsonObject v, String path, List<ApiError.Cause> causes) {
+        int count = 0;
+        for (String source : SOURCES) {
+            JsonElement s = v.get(source);
+            if (s == null || s.isJsonNull()) {
+                continue;
+            }
+            if (count > 0) {
+                causes.add(ApiError.Cause.forbidden(path + "." + source, "may not specify more than 1 volume type"));
+                continue;
+            }
+            count++;
+            JsonObject o = object(s);
+            String at = path + "." + source;
+            switch (source) {
+                case "secret" -> {
+                    requiredString(o, "secretName", at, causes);
+                    mode(o, "defaultMode", at, causes);
+                    items(Json.arr(o, "items"), at + ".items", null, causes);
+                }
+                case "configMap" -> {
+                    requiredString(o, "name", at, causes);
+                    mode(o, "defaultMode", at, causes);
+                    items(Json.arr(o, "items"), at + ".items", null, causes);
+                }
+                case "persistentVolumeClaim" -> requiredString(o, "claimName", at, causes);
+                case "hostPath" -> {
+                    String p = Json.str(o, "path");
+                    if (p == null || p.isEmpty()) {
+                        causes.add(ApiError.Cause.required(at + ".path"));
+                    } else {
+                        noBacksteps(p, at + ".path", causes);
+                    }
+                }
+                case "downwardAPI" -> {
+                    mode(o, "defaultMode", at, causes);
+                    JsonArray files = Json.arr(o, "items");
+                    if (files != null) {
+                        for (JsonElement f : files) {
+                            downwardApiFile(object(f), at, causes);
+                        }
+                    }
+                }
+                case "projected" -> {
+                    mode(o, "defaultMode", at, causes);
+                    projections(o, at, causes);
+                }
+                default -> {
+                }
+            }
+        }
+        if (count == 0) {
+            causes.add(ApiError.Cause.required(path, "must specify a volume type"));
+        }
+    }
+
+    /** {@code validateProjectionSources}. */
+    private static void projections(JsonObject projected, String path, List<ApiError.Cause> causes) {
+        JsonArray sources = Json.arr(projected, "sources");
+        if (sources == null) {
+            return;
+        }
+        Set<String> paths = new HashSet<>();
+        for (int i = 0; i < sources.size(); i++) {
+            JsonObject source = object(sources.get(i));
+            String at = path + ".sources[" + i + "]";
+            int count = 0;
+            for (String kind : List.of("secret", "configMap")) {
+                JsonObject s = Json.obj(source, kind);
+                if (s == null) {
+                    continue;
+                }
+                count++;
+                requiredString(s, "name", at + "." + kind, causes);
+                items(Json.arr(s, "items"), at + "." + kind + ".items", new Conflicts(paths, path,
+                        Validation.quote(Json.str(s, "name") == null ? "" : Json.str(s, "name"))), causes);
+            }
+            JsonObject downward = Json.obj(source, "downwardAPI");
+            if (downward != null) {
+                count++;
+                JsonArray files = Json.arr(downward, "items");
+                if (files != null) {
+                    for (JsonElement f : files) {
+                        JsonObject file = object(f);
+                        downwardApiFile(file, at + ".downwardAPI", causes);
+                        String p = Json.str(file, "path");
+                        if (p != null && !p.isEmpty() && !paths.add(p)) {
+                            causes.add(ApiError.Cause.invalid(path, Validation.quote(p),
+                                    "conflicting duplicate paths"));
+                        }
+                    }
+                }
+            }
+            JsonObject token = Json.obj(source, "serviceAccountToken");
+            if (token != null) {
+                count++;
+                long seconds = token.has("expirationSeconds") ? token.get("expirationSeconds").getAsLong() : 0;
+                if (seconds < 600) {
+                    causes.add(ApiError.Cause.invalid(at + ".serviceAccountToken.expirationSeconds",
+                            Long.toString(seconds), "may not specify a duration less than 10 minutes"));
+                }
+                if (seconds > (1L << 32)) {
+                    causes.add(ApiError.Cause.invalid(at + ".serviceAccountToken.expirationSeconds",
+                            Long.toString(seconds), "may not specify a duration larger than 2^32 seconds"));
+                }
+                String p = Json.str(token, "path");
+                if (p == null || p.isEmpty()) {
+                    causes.add(ApiError.Cause.required(path + ".path"));
+                } else {
+                    localNonReservedPath(p, path + ".path", causes);
+                }
+            }
+            if (Json.obj(source, "clusterTrustBundle") != null) {
+                count++;
+            }
+            if (count > 1) {
+                causes.add(ApiError.Cause.forbidden(at, "may not specify more than 1 volume type"));
+            }
+        }
+    }
+
+    /** Where {@code validateProjectionSources} reports a path two projections write. */
+    private record Conflicts(Set<String> seen, String field, String renderedSource) {
+    }
+
+    /** {@code validateKeyToPath} for each item; with {@code conflicts}, paths must not repeat across projections. */
+    private static void items(JsonArray items, String path, Conflicts conflicts, List<ApiError.Cause> causes) {
+        if (items == null) {
+            return;
+        }
+        for (int i = 0; i < items.size(); i++) {
+            JsonObject kp = object(items.get(i));
+            String at = path + "[" + i + "]";
+            String key = Json.str(kp, "key");
+            String p = Json.str(kp, "path");
+            if (key == null || key.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".key"));
+            }
+            if (p == null || p.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".path"));
+            }
+            localNonReservedPath(p == null ? "" : p, at + ".path", causes);
+            mode(kp, "mode", at, causes);
+            if (conflicts != null && p != null && !p.isEmpty() && !conflicts.seen().add(p)) {
+                causes.add(ApiError.Cause.invalid(conflicts.field(), conflicts.renderedSource(),
+                        "conflicting duplicate paths"));
+            }
+        }
+    }
+
+    /** {@code validateDownwardAPIVolumeFile}. */
+    private static void downwardApiFile(JsonObject file, String path, List<ApiError.Cause> causes) {
+        String p = Json.str(file, "path");
+        if (p == null || p.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".path"));
+        }
+        localNonReservedPath(p == null ? "" : p, path + ".path", causes);
+        boolean fieldRef = file.has("fieldRef");
+        boolean resourceFieldRef = file.has("resourceFieldRef");
+        if (fieldRef && resourceFieldRef) {
+            causes.add(ApiError.Cause.invalid(path, "\"resource\"",
+                    "fieldRef and resourceFieldRef can not be specified simultaneously"));
+        } else if (!fieldRef && !resourceFieldRef) {
+            causes.add(ApiError.Cause.required(path, "one of fieldRef and resourceFieldRef is required"));
+        }
+        mode(file, "mode", path, causes);
+    }
+
+    /** {@code ValidateLocalNonReservedPath}: relative, no {@code ..} element, not starting with {@code ..}. */
+    private static void localNonReservedPath(String p, String path, List<ApiError.Cause> causes) {
+        if (p.startsWith("/")) {
+            causes.add(ApiError.Cause.invalid(path, Validation.quote(p), "must be a relative path"));
+        }
+        boolean backstep = noBacksteps(p, path, causes);
+        if (!backstep && p.startsWith("..") && !p.startsWith("../")) {
+            causes.add(ApiError.Cause.invalid(path, Validation.quote(p), "must not start with '..'"));
+        }
+    }
+
+    /** {@code validatePathNoBacksteps}; true when it found one. */
+    private static boolean noBacksteps(String p, String path, List<ApiError.Cause> causes) {
+        for (String part : p.split("/", -1)) {
+            if (part.equals("..")) {
+                causes.add(ApiError.Cause.invalid(path, Validation.quote(p), "must not contain '..'"));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void mode(JsonObject o, String field, String path, List<ApiError.Cause> causes) {
+        JsonElement m = o.get(field);
+        if (m != null && m.isJsonPrimitive() && m.getAsJsonPrimitive().isNumber()) {
+            long mode = m.getAsLong();
+            if (mode < 0 || mode > 0777) {
+                causes.add(ApiError.Cause.invalid(path + "." + field, Long.toString(mode), FILE_MODE));
+            }
+        }
+    }
+
+    // ---- containers ----
+
+    /** {@code validateContainerCommon}. */
+    private static void container(JsonObject c, String path, Map<String, JsonObject> volumes,
+                                  List<ApiError.Cause> causes) {
+        String name = Json.str(c, "name");
+        if (name == null || name.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".name"));
+        } else if (!Validation.isDns1123Label(name)) {
+            causes.add(ApiError.Cause.invalid(path + ".name", Validation.quote(name),
+                    Validation.nameProblem(name, Validation.NameRule.DNS1123_LABEL)));
+        }
+        String image = Json.str(c, "image");
+        if (image == null || image.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".image"));
+        }
+        oneOf(c, "terminationMessagePolicy", path, List.of("File", "FallbackToLogsOnError"), causes);
+        ports(Json.arr(c, "ports"), path + ".ports", causes);
+        env(Json.arr(c, "env"), path + ".env", causes);
+        envFrom(Json.arr(c, "envFrom"), path + ".envFrom", causes);
+        mounts(Json.arr(c, "volumeMounts"), path + ".volumeMounts", volumes, causes);
+        if (image != null && !image.isEmpty()) {
+            oneOf(c, "imagePullPolicy", path, List.of("Always", "IfNotPresent", "Never"), causes);
+        }
+        resources(Json.obj(c, "resources"), path + ".resources", causes);
+    }
+
+    /** {@code validateContainerPorts}. */
+    private static void ports(JsonArray ports, String path, List<ApiError.Cause> causes) {
+        if (ports == null) {
+            return;
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < ports.size(); i++) {
+            JsonObject p = object(ports.get(i));
+            String at = path + "[" + i + "]";
+            String name = Json.str(p, "name");
+            if (name != null && !name.isEmpty()) {
+                List<String> problems = portNameProblems(name);
+                if (!problems.isEmpty()) {
+                    problems.forEach(m -> causes.add(ApiError.Cause.invalid(at + ".name", Validation.quote(name), m)));
+                } else if (!names.add(name)) {
+                    causes.add(ApiError.Cause.duplicate(at + ".name", Validation.quote(name)));
+                }
+            }
+            long port = number(p, "containerPort");
+            if (port == 0) {
+                causes.add(ApiError.Cause.required(at + ".containerPort"));
+            } else if (port < 1 || port > 65535) {
+                causes.add(ApiError.Cause.invalid(at + ".containerPort", Long.toString(port),
+                        "must be between 1 and 65535, inclusive"));
+            }
+            long hostPort = number(p, "hostPort");
+            if (hostPort != 0 && (hostPort < 1 || hostPort > 65535)) {
+                causes.add(ApiError.Cause.invalid(at + ".hostPort", Long.toString(hostPort),
+                        "must be between 1 and 65535, inclusive"));
+            }
+            oneOf(p, "protocol", at, List.of("SCTP", "TCP", "UDP"), causes);
+        }
+    }
+
+    /** {@code IsValidPortName} ({@code apimachinery/pkg/util/validation/validation.go}). */
+    static List<String> portNameProblems(String name) {
+        List<String> problems = new ArrayList<>();
+        if (name.length() > 15) {
+            problems.add("must be no more than 15 characters");
+        }
+        if (!PORT_NAME_CHARS.matcher(name).matches()) {
+            problems.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+        }
+        if (!ONE_LETTER.matcher(name).matches()) {
+            problems.add("must contain at least one letter (a-z)");
+        }
+        if (name.contains("--")) {
+            problems.add("must not contain consecutive hyphens");
+        }
+        if (!name.isEmpty() && (name.charAt(0) == '-' || name.charAt(name.length() - 1) == '-')) {
+            problems.add("must not begin or end with a hyphen");
+        }
+        return problems;
+    }
+
+    /**
+     * {@code ValidateEnv} with {@code IsRelaxedEnvVarName} (the {@code RelaxedEnvironmentVariableValidation} gate,
+     * on by default since 1.32) and {@code validateEnvVarValueFrom}'s one-source rule.
+     */
+    private static void env(JsonArray env, String path, List<ApiError.Cause> causes) {
+        if (env == null) {
+            return;
+        }
+        for (int i = 0; i < env.size(); i++) {
+            JsonObject ev = object(env.get(i));
+            String at = path + "[" + i + "]";
+            String name = Json.str(ev, "name");
+            if (name == null || name.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".name"));
+            } else if (!relaxedEnvName(name)) {
+                causes.add(ApiError.Cause.invalid(at + ".name", Validation.quote(name),
+                        "a valid environment variable name must consist only of printable ASCII characters other "
+                                + "than '='"));
+            }
+            JsonObject from = Json.obj(ev, "valueFrom");
+            if (from == null) {
+                continue;
+            }
+            int sources = 0;
+            for (String s : List.of("fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef")) {
+                if (from.has(s)) {
+                    sources++;
+                }
+            }
+            for (String s : List.of("configMapKeyRef", "secretKeyRef")) {
+                JsonObject ref = Json.obj(from, s);
+                if (ref == null) {
+                    continue;
+                }
+                String key = Json.str(ref, "key");
+                if (key == null || key.isEmpty()) {
+                    causes.add(ApiError.Cause.required(at + ".valueFrom." + s + ".key"));
+                } else if (key.length() > 253 || !CONFIG_KEY.matcher(key).matches()) {
+                    causes.add(ApiError.Cause.invalid(at + ".valueFrom." + s + ".key", Validation.quote(key),
+                            "a valid config key must consist of alphanumeric characters, '-', '_' or '.'"));
+                }
+            }
+            String value = Json.str(ev, "value");
+            if (sources == 0) {
+                causes.add(ApiError.Cause.invalid(at + ".valueFrom", "\"\"",
+                        "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"));
+            } else if (value != null && !value.isEmpty()) {
+                causes.add(ApiError.Cause.invalid(at + ".valueFrom", "\"\"",
+                        "may not be specified when `value` is not empty"));
+            } else if (sources > 1) {
+                causes.add(ApiError.Cause.invalid(at + ".valueFrom", "\"\"",
+                        "may not have more than one field specified at a time"));
+            }
+        }
+    }
+
+    private static boolean relaxedEnvName(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            if (ch < 0x20 || ch > 0x7e || ch == '=') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code ValidateEnvFrom}: one of configMapRef and secretRef. */
+    private static void envFrom(JsonArray envFrom, String path, List<ApiError.Cause> causes) {
+        if (envFrom == null) {
+            return;
+        }
+        for (JsonElement e : envFrom) {
+            JsonObject ev = object(e);
+            int sources = (ev.has("configMapRef") ? 1 : 0) + (ev.has("secretRef") ? 1 : 0);
+            if (sources == 0) {
+                causes.add(ApiError.Cause.invalid(path, "\"\"", "must specify one of: `configMapRef` or `secretRef`"));
+            } else if (sources > 1) {
+                causes.add(ApiError.Cause.invalid(path, "\"\"",
+                        "may not have more than one field specified at a time"));
+            }
+        }
+    }
+
+    /** {@code ValidateVolumeMounts}: a volume of the pod, at a path no other mount of the container uses. */
+    private static void mounts(JsonArray mounts, String path, Map<String, JsonObject> volumes,
+                               List<ApiError.Cause> causes) {
+        if (mounts == null) {
+            return;
+        }
+        Set<String> mountPoints = new HashSet<>();
+        for (int i = 0; i < mounts.size(); i++) {
+            JsonObject m = object(mounts.get(i));
+            String at = path + "[" + i + "]";
+            String name = Json.str(m, "name");
+            if (name == null || name.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".name"));
+            }
+            if (name == null || !volumes.containsKey(name)) {
+                causes.add(ApiError.Cause.notFound(at + ".name", Validation.quote(name == null ? "" : name)));
+            }
+            String mountPath = Json.str(m, "mountPath");
+            if (mountPath == null || mountPath.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".mountPath"));
+            }
+            String p = mountPath == null ? "" : mountPath;
+            if (!mountPoints.add(p)) {
+                causes.add(ApiError.Cause.invalid(at + ".mountPath", Validation.quote(p), "must be unique"));
+            }
+            String subPath = Json.str(m, "subPath");
+            if (subPath != null && !subPath.isEmpty()) {
+                if (subPath.startsWith("/")) {
+                    causes.add(ApiError.Cause.invalid(path + ".subPath", Validation.quote(subPath),
+                            "must be a relative path"));
+                }
+                noBacksteps(subPath, path + ".subPath", causes);
+            }
+        }
+    }
+
+    /** {@code ValidateResourceRequirements}: quantities, and each request at most its limit. */
+    private static void resources(JsonObject resources, String path, List<ApiError.Cause> causes) {
+        JsonObject limits = Json.obj(resources, "limits");
+        JsonObject requests = Json.obj(resources, "requests");
+        Map<String, Quantity> limit = quantities(limits, path + ".limits", causes);
+        Map<String, Quantity> request = quantities(requests, path + ".requests", causes);
+        request.forEach((name, q) -> {
+            Quantity l = limit.get(name);
+            if (l != null && q.compareTo(l) > 0) {
+                causes.add(ApiError.Cause.invalid(path + ".requests", Validation.quote(q.toString()),
+                        "must be less than or equal to " + name + " limit of " + l));
+            }
+        });
+    }
+
+    private static Map<String, Quantity> quantities(JsonObject list, String path, List<ApiError.Cause> causes) {
+        Map<String, Quantity> out = new HashMap<>();
+        if (list == null) {
+            return out;
+        }
+        for (Map.Entry<String, JsonElement> e : list.entrySet()) {
+            String text = e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : "";
+            try {
+                Quantity q = Quantity.parse(text);
+                if (q.value().signum() < 0) {
+                    causes.add(ApiError.Cause.invalid(path + "[" + e.getKey() + "]", Validation.quote(q.toString()),
+                            "must be greater than or equal to 0"));
+                }
+                out.put(e.getKey(), q);
+            } catch (IllegalArgumentException bad) {
+                causes.add(ApiError.Cause.invalid(path + "[" + e.getKey() + "]", Validation.quote(text),
+                        bad.getMessage()));
+            }
+        }
+        return out;
+    }
+
+    /** Lifecycle hooks, then probes: {@code validateLifecycle}, {@code validateProbe}, the liveness/startup threshold. */
+    private static void handlers(JsonObject c, String path, List<ApiError.Cause> causes) {
+        JsonObject lifecycle = Json.obj(c, "lifecycle");
+        for (String hook : List.of("postStart", "preStop")) {
+            JsonObject h = Json.obj(lifecycle, hook);
+            if (h != null) {
+                handler(h, path + ".lifecycle." + hook, List.of("exec", "httpGet", "tcpSocket", "sleep"), causes);
+            }
+        }
+        for (String probe : PROBES) {
+            JsonObject p = Json.obj(c, probe);
+            if (p == null) {
+                continue;
+            }
+            String at = path + "." + probe;
+            handler(p, at, List.of("exec", "httpGet", "tcpSocket", "grpc"), causes);
+            for (String f : List.of("initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold",
+                    "failureThreshold")) {
+                long v = number(p, f);
+                if (v < 0) {
+                    causes.add(ApiError.Cause.invalid(at + "." + f, Long.toString(v),
+                            "must be greater than or equal to 0"));
+                }
+            }
+            if (!probe.equals("readinessProbe") && number(p, "successThreshold") != 1) {
+                causes.add(ApiError.Cause.invalid(at + ".successThreshold", Long.toString(number(p,
+                        "successThreshold")), "must be 1"));
+            }
+        }
+    }
+
+    /** {@code validateHandler}: exactly one handler type, each with what it needs. */
+    private static void handler(JsonObject h, String path, List<String> types, List<ApiError.Cause> causes) {
+        int count = 0;
+        for (String type : types) {
+            JsonObject t = Json.obj(h, type);
+            if (t == null) {
+                continue;
+            }
+            if (count > 0) {
+                causes.add(ApiError.Cause.forbidden(path + "." + type, "may not specify more than 1 handler type"));
+                continue;
+            }
+            count++;
+            switch (type) {
+                case "exec" -> {
+                    JsonArray command = Json.arr(t, "command");
+                    if (command == null || command.isEmpty()) {
+                        causes.add(ApiError.Cause.required(path + ".exec.command"));
+                    }
+                }
+                case "httpGet" -> {
+                    String p = Json.str(t, "path");
+                    if (p == null || p.isEmpty()) {
+                        causes.add(ApiError.Cause.required(path + ".httpGet.path"));
+                    }
+                    portNumOrName(t.get("port"), path + ".httpGet.port", causes);
+                    oneOf(t, "scheme", path + ".httpGet", List.of("HTTP", "HTTPS"), causes);
+                }
+                case "tcpSocket" -> portNumOrName(t.get("port"), path + ".tcpSocket.port", causes);
+                case "grpc" -> portNumOrName(t.get("port"), path + ".grpc.port", causes);
+                default -> {
+                }
+            }
+        }
+        if (count == 0) {
+            causes.add(ApiError.Cause.required(path, "must specify a handler type"));
+        }
+    }
+
+    /** {@code ValidatePortNumOrName}. */
+    private static void portNumOrName(JsonElement port, String path, List<ApiError.Cause> causes) {
+        if (port != null && port.isJsonPrimitive() && port.getAsJsonPrimitive().isNumber()) {
+            long n = port.getAsLong();
+            if (n < 1 || n > 65535) {
+                causes.add(ApiError.Cause.invalid(path, Long.toString(n), "must be between 1 and 65535, inclusive"));
+            }
+        } else if (port != null && port.isJsonPrimitive()) {
+            String name = port.getAsString();
+            portNameProblems(name).forEach(m -> causes.add(ApiError.Cause.invalid(path, Validation.quote(name), m)));
+        } else {
+            causes.add(ApiError.Cause.invalid(path, "0", "must be between 1 and 65535, inclusive"));
+        }
+    }
+
+    // ---- DNS and host aliases ----
+
+    /** {@code validatePodDNSConfig}. */
+    private static void dnsConfig(JsonObject spec, String path, List<ApiError.Cause> causes) {
+        JsonObject config = Json.obj(spec, "dnsConfig");
+        String at = path + ".dnsConfig";
+        JsonArray nameservers = Json.arr(config, "nameservers");
+        if ("None".equals(Json.str(spec, "dnsPolicy"))) {
+            if (config == null) {
+                causes.add(ApiError.Cause.required(at, "must provide `dnsConfig` when `dnsPolicy` is None"));
+                return;
+            }
+            if (nameservers == null || nameservers.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".nameservers",
+                        "must provide at least one DNS nameserver when `dnsPolicy` is None"));
+                return;
+            }
+        }
+        if (config == null) {
+            return;
+        }
+        if (nameservers != null) {
+            if (nameservers.size() > MAX_NAMESERVERS) {
+                causes.add(ApiError.Cause.invalid(at + ".nameservers", goStrings(nameservers),
+                        "must not have more than " + MAX_NAMESERVERS + " nameservers"));
+            }
+            for (int i = 0; i < nameservers.size(); i++) {
+                String ns = nameservers.get(i).getAsString();
+                if (!NetAddresses.isIp(ns)) {
+                    causes.add(ApiError.Cause.invalid(at + ".nameservers[" + i + "]", Validation.quote(ns),
+                            IP_EXAMPLE));
+                }
+            }
+        }
+        JsonArray searches = Json.arr(config, "searches");
+        if (searches != null) {
+            if (searches.size() > MAX_SEARCH_PATHS) {
+                causes.add(ApiError.Cause.invalid(at + ".searches", goStrings(searches),
+                        "must not have more than " + MAX_SEARCH_PATHS + " search paths"));
+            }
+            List<String> all = new ArrayList<>();
+            searches.forEach(s -> all.add(s.getAsString()));
+            if (String.join(" ", all).length() > MAX_SEARCH_CHARS) {
+                causes.add(ApiError.Cause.invalid(at + ".searches", goStrings(searches),
+                        "must not have more than " + MAX_SEARCH_CHARS
+                                + " characters (including spaces) in the search list"));
+            }
+            for (int i = 0; i < all.size(); i++) {
+                String search = all.get(i).endsWith(".") ? all.get(i).substring(0, all.get(i).length() - 1)
+                        : all.get(i);
+                if (!Validation.isDns1123Subdomain(search)) {
+                    causes.add(ApiError.Cause.invalid(at + ".searches[" + i + "]", Validation.quote(search),
+                            Validation.nameProblem(search, Validation.NameRule.DNS1123_SUBDOMAIN)));
+                }
+            }
+        }
+        JsonArray options = Json.arr(config, "options");
+        if (options != null) {
+            for (int i = 0; i < options.size(); i++) {
+                String name = Json.str(object(options.get(i)), "name");
+                if (name == null || name.isEmpty()) {
+                    causes.add(ApiError.Cause.required(at + ".options[" + i + "]", "must not be empty"));
+                }
+            }
+        }
+    }
+
+    /** {@code ValidateHostAliases}. */
+    private static void hostAliases(JsonArray aliases, String path, List<ApiError.Cause> causes) {
+        if (aliases == null) {
+            return;
+        }
+        for (int i = 0; i < aliases.size(); i++) {
+            JsonObject a = object(aliases.get(i));
+            String ip = Json.str(a, "ip");
+            if (ip == null || !NetAddresses.isIp(ip)) {
+                causes.add(ApiError.Cause.invalid(path + "[" + i + "].ip", Validation.quote(ip == null ? "" : ip),
+                        IP_EXAMPLE));
+            }
+            JsonArray hostnames = Json.arr(a, "hostnames");
+            if (hostnames == null) {
+                continue;
+            }
+            for (int j = 0; j < hostnames.size(); j++) {
+                String h = hostnames.get(j).getAsString();
+                if (!Validation.isDns1123Subdomain(h)) {
+                    causes.add(ApiError.Cause.invalid(path + "[" + i + "].hostnames[" + j + "]", Validation.quote(h),
+                            Validation.nameProblem(h, Validation.NameRule.DNS1123_SUBDOMAIN)));
+                }
+            }
+        }
+    }
+
+    // ---- helpers ----
+
+    /** A field with one of {@code supported} values; absent or empty is Required (the defaults fill the usual ones). */
+    private static void oneOf(JsonObject o, String field, String path, List<String> supported,
+                              List<ApiError.Cause> causes) {
+        String v = Json.str(o, field);
+        if (v == null || v.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + "." + field));
+        } else if (!supported.contains(v)) {
+            causes.add(ApiError.Cause.notSupported(path + "." + field, Validation.quote(v), supported));
+        }
+    }
+
+    private static void requiredString(JsonObject o, String field, String path, List<ApiError.Cause> causes) {
+        String v = Json.str(o, field);
+        if (v == null || v.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + "." + field));
+        }
+    }
+
+    private static long number(JsonObject o, String field) {
+        JsonElement e = o.get(field);
+        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber() ? e.getAsLong() : 0;
+    }
+
+    /** Go's {@code %v} of a string slice, as field.Invalid renders one: {@code []string{"a", "b"}}. */
+    private static String goStrings(JsonArray values) {
+        List<String> quoted = new ArrayList<>();
+        values.forEach(v -> quoted.add(Validation.quote(v.getAsString())));
+        return "[]string{" + String.join(", ", quoted) + "}";
+    }
+
+    private static JsonObject object(JsonElement e) {
+        return e != null && e.isJsonObject() ? e.getAsJsonObject() : new JsonObject();
+    }
+
+    private static List<JsonObject> containers(JsonObject spec) {
+        List<JsonObject> out = new ArrayList<>();
+        for (String list : List.of("containers", "initContainers")) {
+            JsonArray a = Json.arr(spec, list);
+            if (a != null) {
+                a.forEach(e -> out.add(object(e)));
+            }
+        }
+        return out;
+    }
+
+    private static void putIfAbsent(JsonObject o, String key, Object value) {
+        if (!o.has(key)) {
+            if (value instanceof Number n) {
+                o.addProperty(key, n);
+            } else {
+                o.addProperty(key, String.valueOf(value));
+            }
+        }
+    }
+}
