@@ -37,7 +37,7 @@ final class KindRules {
             return;
         }
         if (t.group().equals("networking.k8s.io") && t.plural().equals("networkpolicies")) {
-            NetworkPolicies.validate(Json.child(o, "spec"), causes);
+            NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
@@ -90,7 +90,7 @@ final class KindRules {
             return;
         }
         if (t.group().equals("networking.k8s.io") && t.plural().equals("networkpolicies")) {
-            NetworkPolicies.validate(Json.child(o, "spec"), causes);
+            NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {

@@ -19,13 +19,13 @@ import java.util.regex.Pattern;
  * {@code IsValidCIDRForLegacyField} parses them: address bits beyond the prefix are accepted (but not, as
  * {@code ParseCIDRSloppy} would, IPv4 octets with leading zeros or IPv4-mapped IPv6 prefixes).
  */
-final class NetworkPolicies {
+final class NetworkPolicySpecs {
 
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final String CIDR_EXAMPLE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
     private static final List<String> PROTOCOLS = List.of("TCP", "UDP", "SCTP");
 
-    private NetworkPolicies() {
+    private NetworkPolicySpecs() {
     }
 
     static void validate(JsonObject spec, List<ApiError.Cause> causes) {
