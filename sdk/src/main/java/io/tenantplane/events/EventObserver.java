@@ -601,11 +601,28 @@ public final class EventObserver implements Observer, AutoCloseable {
         }
     }
 
-    private static String truncate(String note) {
-        if (note.length() <= NOTE_LIMIT) {
+    /**
+     * {@code note} cut to what the API server takes: at most {@value #NOTE_LIMIT} bytes of UTF-8 (it counts bytes,
+     * {@code len} in Go), ending with {@code ...} when cut, and never inside a character.
+     */
+    static String truncate(String note) {
+        if (note.getBytes(StandardCharsets.UTF_8).length <= NOTE_LIMIT) {
             return note;
         }
-        return note.substring(0, NOTE_LIMIT - 3) + "...";
+        int budget = NOTE_LIMIT - 3;
+        StringBuilder out = new StringBuilder();
+        int used = 0;
+        for (int i = 0; i < note.length(); ) {
+            int cp = note.codePointAt(i);
+            int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (used + size > budget) {
+                break;
+            }
+            out.appendCodePoint(cp);
+            used += size;
+            i += Character.charCount(cp);
+        }
+        return out.append("...").toString();
     }
 
     private static String sha256(String s) {

@@ -111,6 +111,28 @@ class EventObserverTest {
         events.close();
     }
 
+    /**
+     * The API server limits a note to 1024 bytes (Go's {@code len}), not characters: a long message of two-byte
+     * characters is cut to fit in bytes, never inside a character, so the Event is written, not refused.
+     */
+    @Test
+    void aLongNoteIsCutToTheBytesTheApiServerTakes() {
+        String message = "ConfigMap default/caf\u00e9 " + "\u00e9".repeat(1500);
+        Outcome outcome = new Outcome.Applied(Decision.summary(Action.CREATE, "ConfigMap",
+                new Decision.SourceRef("dev", "default", "cafe", null), new Decision.HostRef("team-dev",
+                "cafe-x-default-x-dev"), "NotOnHost", message), null, 1);
+        EventObserver events = observer().build();
+        events.decision(DEV, outcome);
+        assertTrue(events.flush(Duration.ofSeconds(10)));
+        assertEquals(0, events.failedWrites(), "the server took the Event");
+        String note = Json.string(events().get(0), "note");
+        int bytes = note.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        assertTrue(bytes <= 1024 && bytes > 1000, bytes + " bytes");
+        assertTrue(note.endsWith("\u00e9..."), note.substring(note.length() - 10));
+        assertEquals("short", EventObserver.truncate("short"));
+        events.close();
+    }
+
     @Test
     void eventsOfAShardedInstallationAreLabelledWithTheTenantsShard() {
         EventObserver events = observer().shards(32).build();

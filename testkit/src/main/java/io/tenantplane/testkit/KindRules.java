@@ -40,6 +40,10 @@ final class KindRules {
             NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
             return;
         }
+        if (t.group().equals("events.k8s.io") && t.plural().equals("events")) {
+            EventSpecs.validate(o, null, causes);
+            return;
+        }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
             return;
         }
@@ -91,6 +95,10 @@ final class KindRules {
         }
         if (t.group().equals("networking.k8s.io") && t.plural().equals("networkpolicies")) {
             NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
+            return;
+        }
+        if (t.group().equals("events.k8s.io") && t.plural().equals("events")) {
+            EventSpecs.validate(o, old, causes);
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
