@@ -513,6 +513,66 @@ final class KindRules {
 
     // ---- services ----
 
+    /**
+     * {@code ValidateService}'s port checks ({@code pkg/apis/core/validation/validation.go}): {@code validateServicePort}
+     * (a name when there are several, a DNS label, unique; a protocol; a target port number or IANA name); no two
+     * ports with one protocol and port number. (That a Service has ports is checked with its cluster IP.)
+     */
+    private static void servicePorts(JsonObject spec, List<ApiError.Cause> causes) {
+        JsonArray ports = Json.arr(spec, "ports");
+        if (ports == null) {
+            return;
+        }
+        Set<String> names = new HashSet<>();
+        Set<String> keys = new HashSet<>();
+        for (int i = 0; i < ports.size(); i++) {
+            if (!ports.get(i).isJsonObject()) {
+                continue;
+            }
+            JsonObject p = ports.get(i).getAsJsonObject();
+            String at = "spec.ports[" + i + "]";
+            String name = Json.str(p, "name");
+            if (ports.size() > 1 && (name == null || name.isEmpty())) {
+                causes.add(ApiError.Cause.required(at + ".name"));
+            } else if (name != null && !name.isEmpty()) {
+                if (!Validation.isDns1123Label(name)) {
+                    causes.add(ApiError.Cause.invalid(at + ".name", Validation.quote(name),
+                            Validation.nameProblem(name, Validation.NameRule.DNS1123_LABEL)));
+                }
+                if (!names.add(name)) {
+                    causes.add(ApiError.Cause.duplicate(at + ".name", Validation.quote(name)));
+                }
+            }
+            String protocol = Json.str(p, "protocol");
+            if (!List.of("SCTP", "TCP", "UDP").contains(String.valueOf(protocol))) {
+                causes.add(ApiError.Cause.notSupported(at + ".protocol", Validation.quote(String.valueOf(protocol)),
+                        List.of("SCTP", "TCP", "UDP")));
+            }
+            JsonElement target = p.get("targetPort");
+            if (target != null && target.isJsonPrimitive() && target.getAsJsonPrimitive().isNumber()) {
+                long n = target.getAsLong();
+                if (n < 1 || n > 65535) {
+                    causes.add(ApiError.Cause.invalid(at + ".targetPort", Long.toString(n),
+                            "must be between 1 and 65535, inclusive"));
+                }
+            } else if (target != null && target.isJsonPrimitive()) {
+                String targetName = target.getAsString();
+                PodSpecs.portNameProblems(targetName).forEach(m -> causes.add(ApiError.Cause.invalid(
+                        at + ".targetPort", Validation.quote(targetName), m)));
+            }
+        }
+        // After every port's own checks, as ValidateService does: duplicate (protocol, port) pairs.
+        for (int i = 0; i < ports.size(); i++) {
+            JsonObject p = ports.get(i).isJsonObject() ? ports.get(i).getAsJsonObject() : new JsonObject();
+            String protocol = Json.str(p, "protocol");
+            JsonElement number = p.get("port");
+            if (number != null && number.isJsonPrimitive() && !keys.add(protocol + "/" + number.getAsString())) {
+                causes.add(ApiError.Cause.duplicate("spec.ports[" + i + "]", "core.ServicePort{Protocol:"
+                        + Validation.quote(protocol) + ", Port:" + number.getAsString() + "}"));
+            }
+        }
+    }
+
     private void serviceDefaults(JsonObject o, JsonObject old, List<ApiError.Cause> causes) {
         JsonObject spec = Json.child(o, "spec");
         JsonObject oldSpec = old == null ? null : Json.obj(old, "spec");
@@ -543,11 +603,16 @@ final class KindRules {
                     causes.add(ApiError.Cause.invalid("spec.ports[" + i + "].port", String.valueOf(number),
                             "must be between 1 and 65535, inclusive"));
                 }
-                if (!p.has("targetPort")) {
+                JsonElement target = p.get("targetPort");
+                // SetDefaults_Service: an unset, 0 or "" target port is the port.
+                if (target == null || target.isJsonNull() || target.isJsonPrimitive()
+                        && (target.getAsJsonPrimitive().isNumber() ? target.getAsLong() == 0
+                        : target.getAsString().isEmpty())) {
                     p.add("targetPort", new JsonPrimitive(number));
                 }
             }
         }
+        servicePorts(spec, causes);
         if (type.equals("ExternalName")) {
             if (Json.str(spec, "externalName") == null) {
                 causes.add(ApiError.Cause.required("spec.externalName"));
