@@ -44,6 +44,11 @@ final class KindRules {
             EventSpecs.validate(o, null, causes);
             return;
         }
+        if (t.group().equals("rbac.authorization.k8s.io")) {
+            RbacSpecs.defaults(t.plural(), o);
+            RbacSpecs.validate(t.plural(), o, null, causes);
+            return;
+        }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
             return;
         }
@@ -99,6 +104,11 @@ final class KindRules {
         }
         if (t.group().equals("events.k8s.io") && t.plural().equals("events")) {
             EventSpecs.validate(o, old, causes);
+            return;
+        }
+        if (t.group().equals("rbac.authorization.k8s.io")) {
+            RbacSpecs.defaults(t.plural(), o);
+            RbacSpecs.validate(t.plural(), o, old, causes);
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
