@@ -38,9 +38,7 @@ class ServerAgreementTest {
         TenantCluster tc = TenantCluster.fromJson(Manifests.read(EXAMPLE_TENANT).get(0).object()).orElseThrow();
         JsonObject base = Manifests.read(EXAMPLE_PROFILE).get(0).object();
         HttpClient http = HttpClient.newHttpClient();
-        int accepted = 0;
-        int refused = 0;
-        List<String> disagreements = new ArrayList<>();
+        Tally tally = new Tally();
         try (KubeApiServer server = KubeApiServer.builder().build().start()) {
             post(http, server.url() + "/api/v1/namespaces", Build.obj("metadata", Build.obj("name", "team-dev")));
             int n = 0;
@@ -72,27 +70,13 @@ class ServerAgreementTest {
                         }
                         limitRange.getAsJsonObject("metadata").addProperty("name", "lr-" + n++);
                         limitRange.getAsJsonObject("metadata").remove("namespace");
-                        HttpResponse<String> r = post(http, server.url() + "/api/v1/namespaces/team-dev/limitranges",
-                                limitRange);
-                        boolean serverTakes = r.statusCode() == 201;
-                        if (serverTakes) {
-                            accepted++;
-                        } else {
-                            assertEquals(422, r.statusCode(), r.body());
-                            refused++;
-                        }
-                        if (serverTakes != problems.isEmpty()) {
-                            disagreements.add("defaultRequest=" + request + " default=" + limit + " max=" + max
-                                    + ": tenantplane " + (problems.isEmpty() ? "accepts" : "refuses " + problems)
-                                    + ", the API server " + (serverTakes ? "accepts" : "refuses: " + r.body()));
-                        }
+                        tally.record("defaultRequest=" + request + " default=" + limit + " max=" + max, problems,
+                                post(http, server.url() + "/api/v1/namespaces/team-dev/limitranges", limitRange));
                     }
                 }
             }
         }
-        assertEquals(List.of(), disagreements);
-        assertTrue(accepted > 20 && refused > 20, "both answers are exercised: " + accepted + " accepted, "
-                + refused + " refused");
+        tally.assertAgreed(20);
     }
 
     private static HttpResponse<String> post(HttpClient http, String url, JsonObject body) throws Exception {
@@ -120,9 +104,7 @@ class ServerAgreementTest {
                 new String[] {"services", "lots"}, new String[] {"a/b/c", "1"}, new String[] {"Pods", "1"},
                 new String[] {"configmaps", "20"}, new String[] {"ephemeral-storage", "10Gi"});
         HttpClient http = HttpClient.newHttpClient();
-        List<String> disagreements = new ArrayList<>();
-        int accepted = 0;
-        int refused = 0;
+        Tally tally = new Tally();
         try (KubeApiServer server = KubeApiServer.builder().build().start()) {
             post(http, server.url() + "/api/v1/namespaces", Build.obj("metadata", Build.obj("name", "team-dev")));
             int n = 0;
@@ -141,23 +123,37 @@ class ServerAgreementTest {
                 }
                 quota.getAsJsonObject("metadata").addProperty("name", "q-" + n++);
                 quota.getAsJsonObject("metadata").remove("namespace");
-                HttpResponse<String> r = post(http, server.url() + "/api/v1/namespaces/team-dev/resourcequotas",
-                        quota);
-                boolean serverTakes = r.statusCode() == 201;
-                if (serverTakes) {
-                    accepted++;
-                } else {
-                    assertEquals(422, r.statusCode(), r.body());
-                    refused++;
-                }
-                if (serverTakes != problems.isEmpty()) {
-                    disagreements.add(limit[0] + ": " + limit[1] + ": tenantplane "
-                            + (problems.isEmpty() ? "accepts" : "refuses " + problems) + ", the API server "
-                            + (serverTakes ? "accepts" : "refuses: " + r.body()));
-                }
+                tally.record(limit[0] + ": " + limit[1], problems,
+                        post(http, server.url() + "/api/v1/namespaces/team-dev/resourcequotas", quota));
             }
         }
-        assertEquals(List.of(), disagreements);
-        assertTrue(accepted >= 8 && refused >= 8, accepted + " accepted, " + refused + " refused");
+        tally.assertAgreed(8);
+    }
+
+    /** What the API server answered for each input, against what tenantplane's validation said. */
+    private static final class Tally {
+        private final List<String> disagreements = new ArrayList<>();
+        private int accepted;
+        private int refused;
+
+        void record(String input, List<Problem> problems, HttpResponse<String> r) {
+            boolean serverTakes = r.statusCode() == 201;
+            if (serverTakes) {
+                accepted++;
+            } else {
+                assertEquals(422, r.statusCode(), r.body());
+                refused++;
+            }
+            if (serverTakes != problems.isEmpty()) {
+                disagreements.add(input + ": tenantplane " + (problems.isEmpty() ? "accepts" : "refuses " + problems)
+                        + ", the API server " + (serverTakes ? "accepts" : "refuses: " + r.body()));
+            }
+        }
+
+        /** No disagreement, and each answer given at least {@code atLeast} times, so both are exercised. */
+        void assertAgreed(int atLeast) {
+            assertEquals(List.of(), disagreements);
+            assertTrue(accepted >= atLeast && refused >= atLeast, accepted + " accepted, " + refused + " refused");
+        }
     }
 }
