@@ -49,6 +49,10 @@ final class KindRules {
             RbacSpecs.validate(t.plural(), o, null, causes);
             return;
         }
+        if (t.group().equals("coordination.k8s.io") && t.plural().equals("leases")) {
+            leaseSpec(Json.obj(o, "spec"), causes);
+            return;
+        }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
             return;
         }
@@ -109,6 +113,10 @@ final class KindRules {
         if (t.group().equals("rbac.authorization.k8s.io")) {
             RbacSpecs.defaults(t.plural(), o);
             RbacSpecs.validate(t.plural(), o, old, causes);
+            return;
+        }
+        if (t.group().equals("coordination.k8s.io") && t.plural().equals("leases")) {
+            leaseSpec(Json.obj(o, "spec"), causes);
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
@@ -873,6 +881,44 @@ final class KindRules {
         if (!selects(selector, labels)) {
             causes.add(ApiError.Cause.invalid("spec.template.metadata.labels", Json.render(labels),
                     "`selector` does not match template `labels`"));
+        }
+    }
+
+    /**
+     * {@code ValidateLeaseSpec} ({@code pkg/apis/coordination/validation/validation.go}): a positive duration,
+     * transitions not negative, a strategy Kubernetes defines or a qualified one (reported at
+     * {@code spec.strategy.strategy}, as upstream nests the path), a preferred holder only with a strategy.
+     */
+    private static void leaseSpec(JsonObject spec, List<ApiError.Cause> causes) {
+        if (spec == null) {
+            return;
+        }
+        JsonElement duration = spec.get("leaseDurationSeconds");
+        if (duration != null && duration.isJsonPrimitive() && duration.getAsLong() <= 0) {
+            causes.add(ApiError.Cause.invalid("spec.leaseDurationSeconds", duration.getAsString(),
+                    "must be greater than 0"));
+        }
+        JsonElement transitions = spec.get("leaseTransitions");
+        if (transitions != null && transitions.isJsonPrimitive() && transitions.getAsLong() < 0) {
+            causes.add(ApiError.Cause.invalid("spec.leaseTransitions", transitions.getAsString(),
+                    "must be greater than or equal to 0"));
+        }
+        String strategy = Json.str(spec, "strategy");
+        if (strategy != null) {
+            if (!strategy.contains("/")) {
+                if (!strategy.equals("OldestEmulationVersion")) {
+                    causes.add(ApiError.Cause.notSupported("spec.strategy.strategy", Validation.quote(strategy),
+                            List.of("OldestEmulationVersion")));
+                }
+            } else if (!Validation.isQualifiedName(strategy)) {
+                causes.add(ApiError.Cause.invalid("spec.strategy.strategy", Validation.quote(strategy),
+                        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                                + "with an alphanumeric character"));
+            }
+        }
+        String preferred = Json.str(spec, "preferredHolder");
+        if (preferred != null && !preferred.isEmpty() && (strategy == null || strategy.isEmpty())) {
+            causes.add(ApiError.Cause.forbidden("spec.preferredHolder", "may only be specified if `strategy` is defined"));
         }
     }
 
