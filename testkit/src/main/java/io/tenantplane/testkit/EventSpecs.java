@@ -60,11 +60,7 @@ final class EventSpecs {
         if (controller == null || controller.isEmpty()) {
             causes.add(ApiError.Cause.required("reportingController"));
         }
-        if (!Validation.isQualifiedName(controller == null ? "" : controller)) {
-            causes.add(ApiError.Cause.invalid("reportingController", Validation.quote(controller == null ? ""
-                    : controller), "name part must consist of alphanumeric characters, '-', '_' or '.', and must "
-                    + "start and end with an alphanumeric character"));
-        }
+        Validation.qualifiedName(controller == null ? "" : controller, "reportingController", causes);
         bounded(e, "reportingInstance", "reportingInstance", SHORT_LIMIT, true, causes);
         bounded(e, "action", "action", SHORT_LIMIT, true, causes);
         bounded(e, "reason", "reason", SHORT_LIMIT, true, causes);

@@ -60,6 +60,11 @@ final class Json {
         return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isString() ? e.getAsString() : null;
     }
 
+    /** {@code e} when it is an object, else an empty object: a list item of the wrong type checked as an empty one. */
+    static JsonObject asObject(JsonElement e) {
+        return e != null && e.isJsonObject() ? e.getAsJsonObject() : new JsonObject();
+    }
+
     static JsonObject obj(JsonObject o, String key) {
         if (o == null) {
             return null;

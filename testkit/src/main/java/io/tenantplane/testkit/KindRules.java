@@ -36,21 +36,7 @@ final class KindRules {
             endpointSliceIps(o, causes);
             return;
         }
-        if (t.group().equals("networking.k8s.io") && t.plural().equals("networkpolicies")) {
-            NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
-            return;
-        }
-        if (t.group().equals("events.k8s.io") && t.plural().equals("events")) {
-            EventSpecs.validate(o, null, causes);
-            return;
-        }
-        if (t.group().equals("rbac.authorization.k8s.io")) {
-            RbacSpecs.defaults(t.plural(), o);
-            RbacSpecs.validate(t.plural(), o, null, causes);
-            return;
-        }
-        if (t.group().equals("coordination.k8s.io") && t.plural().equals("leases")) {
-            leaseSpec(Json.obj(o, "spec"), causes);
+        if (otherGroups(t, o, null, causes)) {
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
@@ -67,7 +53,7 @@ final class KindRules {
             }
             case "pods" -> {
                 // Defaults and admission (ServiceAccount, Priority) ran before, in Store.create.
-                validatePodSpec(Json.obj(o, "spec"), "spec", causes);
+                PodSpecs.validate(Json.obj(o, "spec"), "spec", causes);
                 // podStrategy.PrepareForCreate: Pending, with the QoS class computed from the containers.
                 o.add("status", Json.object("phase", "Pending", "qosClass", qosClass(Json.obj(o, "spec"))));
             }
@@ -102,21 +88,7 @@ final class KindRules {
             endpointSliceIps(o, causes);
             return;
         }
-        if (t.group().equals("networking.k8s.io") && t.plural().equals("networkpolicies")) {
-            NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
-            return;
-        }
-        if (t.group().equals("events.k8s.io") && t.plural().equals("events")) {
-            EventSpecs.validate(o, old, causes);
-            return;
-        }
-        if (t.group().equals("rbac.authorization.k8s.io")) {
-            RbacSpecs.defaults(t.plural(), o);
-            RbacSpecs.validate(t.plural(), o, old, causes);
-            return;
-        }
-        if (t.group().equals("coordination.k8s.io") && t.plural().equals("leases")) {
-            leaseSpec(Json.obj(o, "spec"), causes);
+        if (otherGroups(t, o, old, causes)) {
             return;
         }
         if (!t.group().isEmpty() && !t.group().equals("apps")) {
@@ -493,9 +465,25 @@ final class KindRules {
         PodSpecs.defaults(spec);
     }
 
-    /** {@code ValidatePodSpec}, as far as {@link PodSpecs} follows it. */
-    private static void validatePodSpec(JsonObject spec, String path, List<ApiError.Cause> causes) {
-        PodSpecs.validate(spec, path, causes);
+    /**
+     * The kinds outside the core and {@code apps} groups that are validated, on create ({@code old} null) and update
+     * alike; true when {@code t} is one of them.
+     */
+    private static boolean otherGroups(ResourceType t, JsonObject o, JsonObject old, List<ApiError.Cause> causes) {
+        switch (t.group() + "/" + t.plural()) {
+            case "networking.k8s.io/networkpolicies" -> NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
+            case "events.k8s.io/events" -> EventSpecs.validate(o, old, causes);
+            case "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
+                 "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings" -> {
+                RbacSpecs.defaults(t.plural(), o);
+                RbacSpecs.validate(t.plural(), o, old, causes);
+            }
+            case "coordination.k8s.io/leases" -> leaseSpec(Json.obj(o, "spec"), causes);
+            default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A Pod's spec is immutable except images, activeDeadlineSeconds, tolerations and the grace period. */
@@ -566,22 +554,13 @@ final class KindRules {
                 causes.add(ApiError.Cause.notSupported(at + ".protocol", Validation.quote(String.valueOf(protocol)),
                         List.of("SCTP", "TCP", "UDP")));
             }
-            JsonElement target = p.get("targetPort");
-            if (target != null && target.isJsonPrimitive() && target.getAsJsonPrimitive().isNumber()) {
-                long n = target.getAsLong();
-                if (n < 1 || n > 65535) {
-                    causes.add(ApiError.Cause.invalid(at + ".targetPort", Long.toString(n),
-                            "must be between 1 and 65535, inclusive"));
-                }
-            } else if (target != null && target.isJsonPrimitive()) {
-                String targetName = target.getAsString();
-                PodSpecs.portNameProblems(targetName).forEach(m -> causes.add(ApiError.Cause.invalid(
-                        at + ".targetPort", Validation.quote(targetName), m)));
+            if (p.has("targetPort")) {
+                PodSpecs.portNumOrName(p.get("targetPort"), at + ".targetPort", causes);
             }
         }
         // After every port's own checks, as ValidateService does: duplicate (protocol, port) pairs.
         for (int i = 0; i < ports.size(); i++) {
-            JsonObject p = ports.get(i).isJsonObject() ? ports.get(i).getAsJsonObject() : new JsonObject();
+            JsonObject p = Json.asObject(ports.get(i));
             String protocol = Json.str(p, "protocol");
             JsonElement number = p.get("port");
             if (number != null && number.isJsonPrimitive() && !keys.add(protocol + "/" + number.getAsString())) {
@@ -910,10 +889,8 @@ final class KindRules {
                     causes.add(ApiError.Cause.notSupported("spec.strategy.strategy", Validation.quote(strategy),
                             List.of("OldestEmulationVersion")));
                 }
-            } else if (!Validation.isQualifiedName(strategy)) {
-                causes.add(ApiError.Cause.invalid("spec.strategy.strategy", Validation.quote(strategy),
-                        "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
-                                + "with an alphanumeric character"));
+            } else {
+                Validation.qualifiedName(strategy, "spec.strategy.strategy", causes);
             }
         }
         String preferred = Json.str(spec, "preferredHolder");

@@ -1,12 +1,10 @@
 package io.tenantplane.testkit;
 
 import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +30,7 @@ final class LimitRanges {
         }
         Set<String> types = new HashSet<>();
         for (int i = 0; i < limits.size(); i++) {
-            JsonObject limit = limits.get(i).isJsonObject() ? limits.get(i).getAsJsonObject() : new JsonObject();
+            JsonObject limit = Json.asObject(limits.get(i));
             String at = "spec.limits[" + i + "]";
             String type = Json.str(limit, "type");
             if (type == null || type.isEmpty()) {
@@ -40,8 +38,8 @@ final class LimitRanges {
             } else if (!types.add(type)) {
                 causes.add(ApiError.Cause.duplicate(at + ".type", Validation.quote(type)));
             }
-            Map<String, Quantity> max = quantities(limit, "max", at, causes);
-            Map<String, Quantity> min = quantities(limit, "min", at, causes);
+            Map<String, Quantity> max = Quantity.parseEach(Json.obj(limit, "max"), at + ".max", false, causes);
+            Map<String, Quantity> min = Quantity.parseEach(Json.obj(limit, "min"), at + ".min", false, causes);
             Map<String, Quantity> defaults = Map.of();
             Map<String, Quantity> defaultRequests = Map.of();
             if ("Pod".equals(type)) {
@@ -52,14 +50,16 @@ final class LimitRanges {
                     }
                 }
             } else {
-                defaults = quantities(limit, "default", at, causes);
-                defaultRequests = quantities(limit, "defaultRequest", at, causes);
+                defaults = Quantity.parseEach(Json.obj(limit, "default"), at + ".default", false, causes);
+                defaultRequests = Quantity.parseEach(Json.obj(limit, "defaultRequest"), at + ".defaultRequest", false,
+                        causes);
             }
             if ("PersistentVolumeClaim".equals(type) && !min.containsKey("storage") && !max.containsKey("storage")) {
                 causes.add(ApiError.Cause.required(at + ".limits",
                         "either minimum or maximum storage value is required, but neither was provided"));
             }
-            Map<String, Quantity> ratios = quantities(limit, "maxLimitRequestRatio", at, causes);
+            Map<String, Quantity> ratios = Quantity.parseEach(Json.obj(limit, "maxLimitRequestRatio"),
+                    at + ".maxLimitRequestRatio", false, causes);
             Set<String> keys = new LinkedHashSet<>();
             for (Map<String, Quantity> m : List.of(max, min, defaults, defaultRequests, ratios)) {
                 keys.addAll(m.keySet());
@@ -106,25 +106,6 @@ final class LimitRanges {
                 }
             }
         }
-    }
-
-    private static Map<String, Quantity> quantities(JsonObject limit, String field, String at,
-                                                    List<ApiError.Cause> causes) {
-        Map<String, Quantity> out = new LinkedHashMap<>();
-        JsonObject list = Json.obj(limit, field);
-        if (list == null) {
-            return out;
-        }
-        for (Map.Entry<String, JsonElement> e : list.entrySet()) {
-            String text = e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : "";
-            try {
-                out.put(e.getKey(), Quantity.parse(text));
-            } catch (IllegalArgumentException bad) {
-                causes.add(ApiError.Cause.invalid(at + "." + field + "[" + e.getKey() + "]", Validation.quote(text),
-                        bad.getMessage()));
-            }
-        }
-        return out;
     }
 
     private static void invalid(String field, Quantity value, String detail, List<ApiError.Cause> causes) {

@@ -6,7 +6,6 @@ import com.google.gson.JsonObject;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * A NetworkPolicy's spec checked as the API server checks it on create and update ({@code ValidateNetworkPolicySpec}
@@ -21,7 +20,6 @@ import java.util.regex.Pattern;
  */
 final class NetworkPolicySpecs {
 
-    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
     private static final String CIDR_EXAMPLE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
     private static final List<String> PROTOCOLS = List.of("TCP", "UDP", "SCTP");
 
@@ -38,18 +36,18 @@ final class NetworkPolicySpecs {
             }
             String peers = direction.equals("ingress") ? "from" : "to";
             for (int i = 0; i < rules.size(); i++) {
-                JsonObject rule = object(rules.get(i));
+                JsonObject rule = Json.asObject(rules.get(i));
                 String at = "spec." + direction + "[" + i + "]";
                 JsonArray ports = Json.arr(rule, "ports");
                 if (ports != null) {
                     for (int j = 0; j < ports.size(); j++) {
-                        port(object(ports.get(j)), at + ".ports[" + j + "]", causes);
+                        port(Json.asObject(ports.get(j)), at + ".ports[" + j + "]", causes);
                     }
                 }
                 JsonArray list = Json.arr(rule, peers);
                 if (list != null) {
                     for (int j = 0; j < list.size(); j++) {
-                        peer(object(list.get(j)), at + "." + peers + "[" + j + "]", causes);
+                        peer(Json.asObject(list.get(j)), at + "." + peers + "[" + j + "]", causes);
                     }
                 }
             }
@@ -177,8 +175,8 @@ final class NetworkPolicySpecs {
         JsonObject matchLabels = Json.obj(selector, "matchLabels");
         if (matchLabels != null) {
             for (Map.Entry<String, JsonElement> e : matchLabels.entrySet()) {
-                labelKey(e.getKey(), path + ".matchLabels", causes);
-                labelValue(e.getValue().getAsString(), path + ".matchLabels", causes);
+                Validation.qualifiedName(e.getKey(), path + ".matchLabels", causes);
+                Validation.labelValue(e.getValue().getAsString(), path + ".matchLabels", causes);
             }
         }
         JsonArray expressions = Json.arr(selector, "matchExpressions");
@@ -186,7 +184,7 @@ final class NetworkPolicySpecs {
             return;
         }
         for (int i = 0; i < expressions.size(); i++) {
-            JsonObject r = object(expressions.get(i));
+            JsonObject r = Json.asObject(expressions.get(i));
             String at = path + ".matchExpressions[" + i + "]";
             String operator = Json.str(r, "operator");
             JsonArray values = Json.arr(r, "values");
@@ -205,31 +203,10 @@ final class NetworkPolicySpecs {
                 causes.add(ApiError.Cause.invalid(at + ".operator", Validation.quote(operator == null ? ""
                         : operator), "not a valid selector operator"));
             }
-            labelKey(Json.str(r, "key") == null ? "" : Json.str(r, "key"), at + ".key", causes);
+            Validation.qualifiedName(Json.str(r, "key") == null ? "" : Json.str(r, "key"), at + ".key", causes);
             for (int j = 0; j < count; j++) {
-                labelValue(values.get(j).getAsString(), at + ".values[" + j + "]", causes);
+                Validation.labelValue(values.get(j).getAsString(), at + ".values[" + j + "]", causes);
             }
         }
-    }
-
-    private static void labelKey(String key, String path, List<ApiError.Cause> causes) {
-        if (!Validation.isQualifiedName(key)) {
-            causes.add(ApiError.Cause.invalid(path, Validation.quote(key), "name part must consist of alphanumeric "
-                    + "characters, '-', '_' or '.', and must start and end with an alphanumeric character"));
-        }
-    }
-
-    private static void labelValue(String value, String path, List<ApiError.Cause> causes) {
-        if (value.length() > 63) {
-            causes.add(ApiError.Cause.invalid(path, Validation.quote(value), "must be no more than 63 characters"));
-        } else if (!LABEL_VALUE.matcher(value).matches()) {
-            causes.add(ApiError.Cause.invalid(path, Validation.quote(value), "a valid label must be an empty string "
-                    + "or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-                    + "alphanumeric character"));
-        }
-    }
-
-    private static JsonObject object(JsonElement e) {
-        return e != null && e.isJsonObject() ? e.getAsJsonObject() : new JsonObject();
     }
 }

@@ -145,7 +145,7 @@ final class PodSpecs {
             causes.add(ApiError.Cause.required(path + ".containers"));
         } else {
             for (int i = 0; i < regular.size(); i++) {
-                JsonObject c = object(regular.get(i));
+                JsonObject c = Json.asObject(regular.get(i));
                 String at = path + ".containers[" + i + "]";
                 container(c, at, volumes, causes);
                 String name = Json.str(c, "name");
@@ -158,7 +158,7 @@ final class PodSpecs {
         JsonArray init = Json.arr(spec, "initContainers");
         if (init != null) {
             for (int i = 0; i < init.size(); i++) {
-                JsonObject c = object(init.get(i));
+                JsonObject c = Json.asObject(init.get(i));
                 String at = path + ".initContainers[" + i + "]";
                 container(c, at, volumes, causes);
                 String name = Json.str(c, "name");
@@ -192,7 +192,7 @@ final class PodSpecs {
             return ok;
         }
         for (int i = 0; i < volumes.size(); i++) {
-            JsonObject v = object(volumes.get(i));
+            JsonObject v = Json.asObject(volumes.get(i));
             String at = path + "[" + i + "]";
             List<ApiError.Cause> el = new ArrayList<>();
             volumeSource(v, at, el);
@@ -228,7 +228,7 @@ final class PodSpecs {
                 continue;
             }
             count++;
-            JsonObject o = object(s);
+            JsonObject o = Json.asObject(s);
             String at = path + "." + source;
             switch (source) {
                 case "secret" -> {
@@ -255,7 +255,7 @@ final class PodSpecs {
                     JsonArray files = Json.arr(o, "items");
                     if (files != null) {
                         for (JsonElement f : files) {
-                            downwardApiFile(object(f), at, causes);
+                            downwardApiFile(Json.asObject(f), at, causes);
                         }
                     }
                 }
@@ -280,7 +280,7 @@ final class PodSpecs {
         }
         Set<String> paths = new HashSet<>();
         for (int i = 0; i < sources.size(); i++) {
-            JsonObject source = object(sources.get(i));
+            JsonObject source = Json.asObject(sources.get(i));
             String at = path + ".sources[" + i + "]";
             int count = 0;
             for (String kind : List.of("secret", "configMap")) {
@@ -299,7 +299,7 @@ final class PodSpecs {
                 JsonArray files = Json.arr(downward, "items");
                 if (files != null) {
                     for (JsonElement f : files) {
-                        JsonObject file = object(f);
+                        JsonObject file = Json.asObject(f);
                         downwardApiFile(file, at + ".downwardAPI", causes);
                         String p = Json.str(file, "path");
                         if (p != null && !p.isEmpty() && !paths.add(p)) {
@@ -347,7 +347,7 @@ final class PodSpecs {
             return;
         }
         for (int i = 0; i < items.size(); i++) {
-            JsonObject kp = object(items.get(i));
+            JsonObject kp = Json.asObject(items.get(i));
             String at = path + "[" + i + "]";
             String key = Json.str(kp, "key");
             String p = Json.str(kp, "path");
@@ -450,7 +450,7 @@ final class PodSpecs {
         }
         Set<String> names = new HashSet<>();
         for (int i = 0; i < ports.size(); i++) {
-            JsonObject p = object(ports.get(i));
+            JsonObject p = Json.asObject(ports.get(i));
             String at = path + "[" + i + "]";
             String name = Json.str(p, "name");
             if (name != null && !name.isEmpty()) {
@@ -507,7 +507,7 @@ final class PodSpecs {
             return;
         }
         for (int i = 0; i < env.size(); i++) {
-            JsonObject ev = object(env.get(i));
+            JsonObject ev = Json.asObject(env.get(i));
             String at = path + "[" + i + "]";
             String name = Json.str(ev, "name");
             if (name == null || name.isEmpty()) {
@@ -570,7 +570,7 @@ final class PodSpecs {
             return;
         }
         for (JsonElement e : envFrom) {
-            JsonObject ev = object(e);
+            JsonObject ev = Json.asObject(e);
             int sources = (ev.has("configMapRef") ? 1 : 0) + (ev.has("secretRef") ? 1 : 0);
             if (sources == 0) {
                 causes.add(ApiError.Cause.invalid(path, "\"\"", "must specify one of: `configMapRef` or `secretRef`"));
@@ -589,7 +589,7 @@ final class PodSpecs {
         }
         Set<String> mountPoints = new HashSet<>();
         for (int i = 0; i < mounts.size(); i++) {
-            JsonObject m = object(mounts.get(i));
+            JsonObject m = Json.asObject(mounts.get(i));
             String at = path + "[" + i + "]";
             String name = Json.str(m, "name");
             if (name == null || name.isEmpty()) {
@@ -621,8 +621,8 @@ final class PodSpecs {
     private static void resources(JsonObject resources, String path, List<ApiError.Cause> causes) {
         JsonObject limits = Json.obj(resources, "limits");
         JsonObject requests = Json.obj(resources, "requests");
-        Map<String, Quantity> limit = quantities(limits, path + ".limits", causes);
-        Map<String, Quantity> request = quantities(requests, path + ".requests", causes);
+        Map<String, Quantity> limit = Quantity.parseEach(limits, path + ".limits", true, causes);
+        Map<String, Quantity> request = Quantity.parseEach(requests, path + ".requests", true, causes);
         request.forEach((name, q) -> {
             Quantity l = limit.get(name);
             if (l != null && q.compareTo(l) > 0) {
@@ -630,28 +630,6 @@ final class PodSpecs {
                         "must be less than or equal to " + name + " limit of " + l));
             }
         });
-    }
-
-    private static Map<String, Quantity> quantities(JsonObject list, String path, List<ApiError.Cause> causes) {
-        Map<String, Quantity> out = new HashMap<>();
-        if (list == null) {
-            return out;
-        }
-        for (Map.Entry<String, JsonElement> e : list.entrySet()) {
-            String text = e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : "";
-            try {
-                Quantity q = Quantity.parse(text);
-                if (q.value().signum() < 0) {
-                    causes.add(ApiError.Cause.invalid(path + "[" + e.getKey() + "]", Validation.quote(q.toString()),
-                            "must be greater than or equal to 0"));
-                }
-                out.put(e.getKey(), q);
-            } catch (IllegalArgumentException bad) {
-                causes.add(ApiError.Cause.invalid(path + "[" + e.getKey() + "]", Validation.quote(text),
-                        bad.getMessage()));
-            }
-        }
-        return out;
     }
 
     /** Lifecycle hooks, then probes: {@code validateLifecycle}, {@code validateProbe}, the liveness/startup threshold. */
@@ -725,7 +703,7 @@ final class PodSpecs {
     }
 
     /** {@code ValidatePortNumOrName}. */
-    private static void portNumOrName(JsonElement port, String path, List<ApiError.Cause> causes) {
+    static void portNumOrName(JsonElement port, String path, List<ApiError.Cause> causes) {
         if (port != null && port.isJsonPrimitive() && port.getAsJsonPrimitive().isNumber()) {
             long n = port.getAsLong();
             if (n < 1 || n > 65535) {
@@ -798,7 +776,7 @@ final class PodSpecs {
         JsonArray options = Json.arr(config, "options");
         if (options != null) {
             for (int i = 0; i < options.size(); i++) {
-                String name = Json.str(object(options.get(i)), "name");
+                String name = Json.str(Json.asObject(options.get(i)), "name");
                 if (name == null || name.isEmpty()) {
                     causes.add(ApiError.Cause.required(at + ".options[" + i + "]", "must not be empty"));
                 }
@@ -812,7 +790,7 @@ final class PodSpecs {
             return;
         }
         for (int i = 0; i < aliases.size(); i++) {
-            JsonObject a = object(aliases.get(i));
+            JsonObject a = Json.asObject(aliases.get(i));
             String ip = Json.str(a, "ip");
             if (ip == null || !NetAddresses.isIp(ip)) {
                 causes.add(ApiError.Cause.invalid(path + "[" + i + "].ip", Validation.quote(ip == null ? "" : ip),
@@ -864,16 +842,13 @@ final class PodSpecs {
         return "[]string{" + String.join(", ", quoted) + "}";
     }
 
-    private static JsonObject object(JsonElement e) {
-        return e != null && e.isJsonObject() ? e.getAsJsonObject() : new JsonObject();
-    }
 
     private static List<JsonObject> containers(JsonObject spec) {
         List<JsonObject> out = new ArrayList<>();
         for (String list : List.of("containers", "initContainers")) {
             JsonArray a = Json.arr(spec, list);
             if (a != null) {
-                a.forEach(e -> out.add(object(e)));
+                a.forEach(e -> out.add(Json.asObject(e)));
             }
         }
         return out;

@@ -92,4 +92,32 @@ record Quantity(BigDecimal value, String text) {
     public String toString() {
         return text;
     }
+
+    /**
+     * Each value of a resource list ({@code requests}, {@code max}, ...) parsed, keyed as given; a value that is not a
+     * quantity is a cause at {@code path[name]}, and with {@code nonNegative} a negative one too
+     * ({@code ValidateNonnegativeQuantity}), each reported where its entry stands.
+     */
+    static java.util.Map<String, Quantity> parseEach(com.google.gson.JsonObject list, String path, boolean nonNegative,
+                                                     java.util.List<ApiError.Cause> causes) {
+        java.util.Map<String, Quantity> out = new java.util.LinkedHashMap<>();
+        if (list == null) {
+            return out;
+        }
+        for (java.util.Map.Entry<String, com.google.gson.JsonElement> e : list.entrySet()) {
+            String text = e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : "";
+            String field = path + "[" + e.getKey() + "]";
+            try {
+                Quantity q = parse(text);
+                if (nonNegative && q.value().signum() < 0) {
+                    causes.add(ApiError.Cause.invalid(field, Validation.quote(q.toString()),
+                            "must be greater than or equal to 0"));
+                }
+                out.put(e.getKey(), q);
+            } catch (IllegalArgumentException bad) {
+                causes.add(ApiError.Cause.invalid(field, Validation.quote(text), bad.getMessage()));
+            }
+        }
+        return out;
+    }
 }

@@ -48,7 +48,7 @@ final class RbacSpecs {
             JsonArray rules = Json.arr(o, "rules");
             if (rules != null) {
                 for (int i = 0; i < rules.size(); i++) {
-                    rule(rules.get(i).isJsonObject() ? rules.get(i).getAsJsonObject() : new JsonObject(), namespaced,
+                    rule(Json.asObject(rules.get(i)), namespaced,
                             "rules[" + i + "]", causes);
                 }
             }
@@ -77,7 +77,7 @@ final class RbacSpecs {
         JsonArray subjects = Json.arr(o, "subjects");
         if (subjects != null) {
             for (int i = 0; i < subjects.size(); i++) {
-                subject(subjects.get(i).isJsonObject() ? subjects.get(i).getAsJsonObject() : new JsonObject(),
+                subject(Json.asObject(subjects.get(i)),
                         namespaced, "subjects[" + i + "]", causes);
             }
         }

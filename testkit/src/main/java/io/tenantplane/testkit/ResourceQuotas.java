@@ -71,9 +71,8 @@ final class ResourceQuotas {
     private static void resourceName(String name, String field, List<ApiError.Cause> causes) {
         boolean unqualified = !name.contains("/");
         boolean hugePages = name.startsWith("hugepages-") || name.startsWith("requests.hugepages-");
-        if (!Validation.isQualifiedName(name)) {
-            causes.add(ApiError.Cause.invalid(field, Validation.quote(name), "name part must consist of alphanumeric "
-                    + "characters, '-', '_' or '.', and must start and end with an alphanumeric character"));
+        if (!NamedFormat.qualifiedName(name).isEmpty()) {
+            Validation.qualifiedName(name, field, causes);
         } else if (unqualified && !STANDARD.contains(name) && !hugePages) {
             causes.add(ApiError.Cause.invalid(field, Validation.quote(name),
                     "must be a standard resource type or fully qualified"));

@@ -131,6 +131,19 @@ final class Validation {
         }
     }
 
+    /**
+     * A cause at {@code field} for each message of {@code IsQualifiedName} ({@link NamedFormat#qualifiedName}), as
+     * the validators that call it report them ({@code field.Invalid} per message).
+     */
+    static void qualifiedName(String value, String field, List<ApiError.Cause> causes) {
+        NamedFormat.qualifiedName(value).forEach(m -> causes.add(ApiError.Cause.invalid(field, quote(value), m)));
+    }
+
+    /** The same for {@code IsValidLabelValue} ({@link NamedFormat#labelValue}). */
+    static void labelValue(String value, String field, List<ApiError.Cause> causes) {
+        NamedFormat.labelValue(value).forEach(m -> causes.add(ApiError.Cause.invalid(field, quote(value), m)));
+    }
+
     static String quote(String s) {
         return Json.text(new com.google.gson.JsonPrimitive(s));
     }
