@@ -10,7 +10,9 @@ import java.util.Set;
 
 /**
  * The checks of the Kubernetes Pod Security Standards that the host namespace would enforce, run before a pod is
- * written so that the plan shows the problem (with its field) instead of the host API rejecting the write.
+ * written so that the plan shows the problem (with its field) instead of the host API rejecting the write. They
+ * forbid a pod exactly when the host's PodSecurity admission ({@code pod-security-admission}, at the latest version)
+ * would, which {@code PodSecurityAgreementTest} checks against the in-process API server.
  */
 final class PodSecurity {
 
@@ -21,6 +23,10 @@ final class PodSecurity {
             "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE", "SETFCAP", "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT");
     private static final Set<String> RESTRICTED_VOLUME_TYPES = Set.of("configMap", "csi", "downwardAPI", "emptyDir",
             "ephemeral", "persistentVolumeClaim", "projected", "secret", "image");
+    private static final Set<String> SAFE_SYSCTLS = Set.of("kernel.shm_rmid_forced", "net.ipv4.ip_local_port_range",
+            "net.ipv4.tcp_syncookies", "net.ipv4.ping_group_range", "net.ipv4.ip_unprivileged_port_start");
+    private static final Set<String> SELINUX_TYPES = Set.of("", "container_t", "container_init_t", "container_kvm_t");
+    private static final String APPARMOR_ANNOTATION = "container.apparmor.security.beta.kubernetes.io/";
     private static final List<String> CONTAINER_LISTS = List.of("containers", "initContainers", "ephemeralContainers");
 
     private PodSecurity() {
@@ -62,6 +68,32 @@ final class PodSecurity {
         }
         if (podSc != null) {
             seccompUnconfined(podSc, "spec.securityContext", lv, out);
+            baselineContext(podSc, "spec.securityContext", lv, out);
+            JsonArray sysctls = array(podSc, "sysctls");
+            for (int i = 0; i < sysctls.size(); i++) {
+                String name = Json.string(sysctls.get(i).isJsonObject() ? sysctls.get(i).getAsJsonObject() : null, "name");
+                if (!SAFE_SYSCTLS.contains(name)) {
+                    out.add(new Violation("spec.securityContext.sysctls[" + i + "].name", "the " + lv + " Pod Security "
+                            + "level allows only the sysctls " + String.join(", ", SAFE_SYSCTLS.stream().sorted().toList())
+                            + ", not " + name));
+                }
+            }
+        }
+        JsonObject annotations = Json.object(pod, "metadata", "annotations");
+        if (annotations != null) {
+            for (String key : annotations.keySet()) {
+                String value = Json.string(annotations, key);
+                if (key.startsWith(APPARMOR_ANNOTATION) && value != null && !value.isEmpty()
+                        && !value.equals("runtime/default") && !value.startsWith("localhost/")) {
+                    out.add(new Violation("metadata.annotations[" + key + "]", "the " + lv + " Pod Security level "
+                            + "allows only the AppArmor profiles runtime/default and localhost/*, not " + value));
+                }
+            }
+        }
+        if (level == PodSecurityLevel.RESTRICTED && podSc != null && isFalse(podSc.get("runAsNonRoot"))) {
+            // The pod's false is refused even when every container says true (check_runAsNonRoot.go).
+            out.add(new Violation("spec.securityContext.runAsNonRoot", "the restricted Pod Security level forbids "
+                    + "runAsNonRoot: false on the pod, even where containers set it true"));
         }
         for (String list : CONTAINER_LISTS) {
             JsonArray cs = array(spec, list);
@@ -98,7 +130,14 @@ final class PodSecurity {
                         + "adding capability " + cap));
             }
         }
+        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+            hostOf(Json.object(c, probe), path + "." + probe, lv, out);
+        }
+        for (String hook : List.of("postStart", "preStop")) {
+            hostOf(Json.object(c, "lifecycle", hook), path + ".lifecycle." + hook, lv, out);
+        }
         if (sc != null) {
+            baselineContext(sc, scPath, lv, out);
             String procMount = Json.string(sc, "procMount");
             if (procMount != null && !procMount.equals("Default")) {
                 out.add(new Violation(scPath + ".procMount", "the " + lv + " Pod Security level requires the Default procMount"));
@@ -114,7 +153,8 @@ final class PodSecurity {
         }
         JsonElement cNonRoot = sc == null ? null : sc.get("runAsNonRoot");
         JsonElement pNonRoot = podSc == null ? null : podSc.get("runAsNonRoot");
-        if (!(isTrue(cNonRoot) || (cNonRoot == null && isTrue(pNonRoot)))) {
+        // A pod-level false is reported once, for the pod, by check.
+        if (!isFalse(pNonRoot) && !(isTrue(cNonRoot) || (cNonRoot == null && isTrue(pNonRoot)))) {
             out.add(new Violation(scPath + ".runAsNonRoot", "the restricted Pod Security level requires runAsNonRoot: true "
                     + "(on the container or the pod)"));
         }
@@ -136,6 +176,45 @@ final class PodSecurity {
         if (!dropsAll) {
             out.add(new Violation(scPath + ".capabilities.drop", "the restricted Pod Security level requires dropping "
                     + "capability ALL"));
+        }
+    }
+
+    /** The SELinux options and AppArmor profile a pod or container security context may set at baseline. */
+    private static void baselineContext(JsonObject sc, String path, String lv, List<Violation> out) {
+        JsonObject se = Json.object(sc, "seLinuxOptions");
+        if (se != null) {
+            String type = Json.string(se, "type");
+            if (type != null && !SELINUX_TYPES.contains(type)) {
+                out.add(new Violation(path + ".seLinuxOptions.type", "the " + lv + " Pod Security level allows only the "
+                        + "SELinux types container_t, container_init_t and container_kvm_t, not " + type));
+            }
+            for (String f : List.of("user", "role")) {
+                String v = Json.string(se, f);
+                if (v != null && !v.isEmpty()) {
+                    out.add(new Violation(path + ".seLinuxOptions." + f, "the " + lv + " Pod Security level forbids "
+                            + "setting an SELinux " + f));
+                }
+            }
+        }
+        JsonObject appArmor = Json.object(sc, "appArmorProfile");
+        if (appArmor != null) {
+            String type = Json.string(appArmor, "type");
+            if (!"RuntimeDefault".equals(type) && !"Localhost".equals(type)) {
+                out.add(new Violation(path + ".appArmorProfile.type", "the " + lv + " Pod Security level allows only "
+                        + "the AppArmor profile types RuntimeDefault and Localhost, not " + type));
+            }
+        }
+    }
+
+    /** A probe or lifecycle handler that names a host (forbidden at baseline from Kubernetes 1.34). */
+    private static void hostOf(JsonObject handler, String path, String lv, List<Violation> out) {
+        for (String action : List.of("httpGet", "tcpSocket")) {
+            String host = Json.string(handler, action, "host");
+            if (host != null && !host.isEmpty()) {
+                out.add(new Violation(path + "." + action + ".host", "the " + lv + " Pod Security level forbids a "
+                        + "probe or lifecycle handler that names a host (" + host + "); leave host unset to reach the "
+                        + "pod's own IP"));
+            }
         }
     }
 

@@ -98,14 +98,33 @@ class ControlPlaneRendererTest {
         try (io.tenantplane.testkit.KubeApiServer server = io.tenantplane.testkit.KubeApiServer.builder().build()
                 .start()) {
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-            post(http, server.url() + "/api/v1/namespaces", io.tenantplane.json.Build.obj("metadata", io.tenantplane.json.Build.obj("name",
-                    tc.namespace())));
+            // Each namespace as the example IsolationProfile (Pod Security restricted) labels it for this tenant:
+            // restricted where tenant workloads run, privileged where private mode's agents run; a namespace the
+            // boundary does not render (the TenantCluster's own in dedicated and private mode) has no labels.
+            JsonObject profileJson = Manifests.read(Path.of("..", "examples", "yaml", "isolationprofile.yaml")).get(0)
+                    .object();
+            profileJson.getAsJsonObject("metadata").addProperty("namespace", tc.namespace());
+            profileJson.getAsJsonObject("metadata").addProperty("name", tc.spec().isolationProfileRef().name());
+            io.tenantplane.model.IsolationProfile profile = io.tenantplane.model.IsolationProfile.fromJson(profileJson)
+                    .orElseThrow();
+            java.util.Map<String, JsonObject> namespaces = new java.util.HashMap<>();
+            for (JsonObject o : new io.tenantplane.isolation.IsolationRenderer().render(tc, profile)) {
+                if ("Namespace".equals(Json.string(o, "kind"))) {
+                    namespaces.put(Json.string(o, "metadata", "name"), Json.object(o, "metadata", "labels"));
+                }
+            }
             for (JsonObject sts : statefulSets) {
+                String ns = Json.string(sts, "metadata", "namespace");
+                post(http, server.url() + "/api/v1/namespaces", io.tenantplane.json.Build.obj("metadata",
+                        io.tenantplane.json.Build.obj("name", ns, "labels", namespaces.get(ns))));
+            }
+            for (JsonObject sts : statefulSets) {
+                String ns = Json.string(sts, "metadata", "namespace");
                 String stsName = Json.string(sts, "metadata", "name");
                 JsonObject spec = Json.object(sts, "spec", "template", "spec").deepCopy();
                 String account = Json.string(spec, "serviceAccountName");
                 if (account != null) {
-                    post(http, server.url() + "/api/v1/namespaces/" + tc.namespace() + "/serviceaccounts",
+                    post(http, server.url() + "/api/v1/namespaces/" + ns + "/serviceaccounts",
                             io.tenantplane.json.Build.obj("metadata", io.tenantplane.json.Build.obj("name", account)));
                 }
                 var claims = Json.object(sts, "spec").getAsJsonArray("volumeClaimTemplates");
@@ -120,7 +139,7 @@ class ControlPlaneRendererTest {
                         stsName + "-0", "labels", Json.object(sts, "spec", "template", "metadata", "labels")
                         .deepCopy()), "spec", spec);
                 java.net.http.HttpResponse<String> created = post(http, server.url() + "/api/v1/namespaces/"
-                        + tc.namespace() + "/pods", pod);
+                        + ns + "/pods", pod);
                 assertEquals(201, created.statusCode(), stsName + ": " + created.body());
             }
         }

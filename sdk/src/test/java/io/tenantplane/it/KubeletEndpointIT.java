@@ -195,7 +195,9 @@ class KubeletEndpointIT {
         live.hostKube.create(Kube.json("""
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"ghost-x-default-x-dev","namespace":"%s",
                  "labels":{"tenantplane.io/managed-by":"tenantplane","tenantplane.io/tenant":"dev"}},
-                 "spec":{"containers":[{"name":"app","image":"busybox"}]}}""".formatted(live.namespace)));
+                 "spec":{"securityContext":{"runAsNonRoot":true,"seccompProfile":{"type":"RuntimeDefault"}},
+                  "containers":[{"name":"app","image":"busybox","securityContext":{"allowPrivilegeEscalation":false,
+                   "capabilities":{"drop":["ALL"]}}}]}}""".formatted(live.namespace)));
         HttpResponse<String> forged = get(devTls, "/containerLogs/default/ghost/app");
         assertEquals(404, forged.statusCode(), forged.body());
         assertEquals(404, get(devTls, "/exec/default/api/app").statusCode(), "exec is checked the same way");

@@ -206,7 +206,9 @@ class ProvisionIT {
                 {"apiVersion":"v1","kind":"Pod","metadata":{"name":"dev-control-plane-0","namespace":"%s",
                   "ownerReferences":[{"apiVersion":"apps/v1","kind":"StatefulSet","name":"%s","uid":"%s",
                     "controller":true,"blockOwnerDeletion":true}]},
-                 "spec":{"containers":[{"name":"k3s","image":"rancher/k3s"}]}}"""
+                 "spec":{"securityContext":{"runAsNonRoot":true,"seccompProfile":{"type":"RuntimeDefault"}},
+                  "containers":[{"name":"k3s","image":"rancher/k3s","securityContext":{
+                   "allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]}}}]}}"""
                 .formatted(live.namespace, name, Json.string(sts, "metadata", "uid"))));
 
         ProvisionReport r = plane.ensure(tenantCluster("dev"));

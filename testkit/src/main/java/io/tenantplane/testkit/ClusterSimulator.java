@@ -379,7 +379,8 @@ final class ClusterSimulator implements AutoCloseable {
                     }
                 }
             }
-            for (int i = owned.size(); i < want; i++) {
+            String failure = null;
+            for (int i = owned.size(); i < want && failure == null; i++) {
                 JsonObject template = Json.obj(spec, "template");
                 JsonObject meta = Json.obj(template, "metadata") == null ? new JsonObject()
                         : Json.obj(template, "metadata").deepCopy();
@@ -388,7 +389,12 @@ final class ClusterSimulator implements AutoCloseable {
                         "name", Json.str(m, "name"), "uid", uid, "controller", true, "blockOwnerDeletion", true)));
                 JsonObject pod = Json.object("apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec",
                         Json.obj(template, "spec").deepCopy());
-                store.create(pods, ns, pod, opts);
+                try {
+                    store.create(pods, ns, pod, opts);
+                } catch (ApiError e) {
+                    // manageReplicas stops at the first failed create; calculateStatus reports it.
+                    failure = e.getMessage();
+                }
             }
             for (int i = want; i < owned.size(); i++) {
                 JsonObject pod = owned.get(owned.size() - 1 - (i - want));
@@ -401,11 +407,36 @@ final class ClusterSimulator implements AutoCloseable {
             int replicas = owned.size();
             JsonObject status = Json.object("replicas", replicas, "fullyLabeledReplicas", replicas, "readyReplicas",
                     ready, "availableReplicas", ready, "observedGeneration", m.get("generation").getAsLong());
+            replicaFailure(Json.obj(rs, "status"), status, failure);
             if (!Json.same(status, Json.obj(rs, "status"))) {
                 rs.add("status", status);
                 store.update(sets, ns, Json.str(m, "name"), rs, true, opts);
             }
         }
+    }
+
+    /**
+     * The {@code ReplicaFailure} condition of {@code calculateStatus} ({@code pkg/controller/replicaset/
+     * replica_set_utils.go}): set with reason {@code FailedCreate} and the error while a pod cannot be created, kept
+     * as it was while it still cannot, removed once creating works again.
+     */
+    private void replicaFailure(JsonObject before, JsonObject status, String failure) {
+        JsonObject kept = null;
+        JsonArray conditions = Json.arr(before, "conditions");
+        if (conditions != null) {
+            for (JsonElement c : conditions) {
+                if ("ReplicaFailure".equals(Json.str(c.getAsJsonObject(), "type"))) {
+                    kept = c.getAsJsonObject();
+                }
+            }
+        }
+        if (failure == null) {
+            return;
+        }
+        JsonObject condition = kept != null ? kept.deepCopy() : Json.object("type", "ReplicaFailure", "status", "True",
+                "lastTransitionTime", now(), "reason", "FailedCreate",
+                "message", failure);
+        status.add("conditions", Json.array(condition));
     }
 
     private void deployments() {

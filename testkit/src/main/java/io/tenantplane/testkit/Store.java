@@ -274,6 +274,7 @@ final class Store {
             if (!causes.isEmpty()) {
                 throw ApiError.invalid(t, name, causes);
             }
+            admitPodSecurity(t, ns, name, o, null, opts);
             TreeMap<String, JsonObject> objects = storage(t);
             while (objects.containsKey(key(t, ns, name))) {
                 if (!generated) {
@@ -573,6 +574,9 @@ final class Store {
         }
         if (!causes.isEmpty()) {
             throw ApiError.invalid(t, name, causes);
+        }
+        if (!statusOnly) {
+            admitPodSecurity(t, namespaceOf(current), name, candidate, current, opts);
         }
         JsonObject m = Json.meta(candidate);
         m.addProperty("resourceVersion", currentVersion);
@@ -965,6 +969,25 @@ final class Store {
                 previous));
         afterRemoval(t, removed);
         return removed;
+    }
+
+    /**
+     * The PodSecurity validating admission plugin, after object validation as in the registry's create and update
+     * ({@code createValidation} runs after {@code BeforeCreate}): a Pod its namespace's enforce level forbids is
+     * refused; a Pod or a workload's pod template its warn level forbids gets a warning ({@link PodSecurityAdmission}).
+     */
+    private void admitPodSecurity(ResourceType t, String ns, String name, JsonObject o, JsonObject old,
+            WriteOptions opts) {
+        if (t.custom() || !(t.group().isEmpty() || t.group().equals("apps") || t.group().equals("batch"))) {
+            return;
+        }
+        JsonObject namespace = ns == null ? null : namespaces().get(ns);
+        if (t.is("", "pods")) {
+            PodSecurityAdmission.admitPod(t, name, namespace, o, old, opts.warnings());
+        } else if (PodSecurityAdmission.CONTROLLERS.contains(t.plural())) {
+            PodSecurityAdmission.admitController(namespace, PodSecurityAdmission.template(t.plural(), o),
+                    opts.warnings());
+        }
     }
 
     /** The PriorityClasses every API server creates at start ({@code SystemPriorityClasses}). */

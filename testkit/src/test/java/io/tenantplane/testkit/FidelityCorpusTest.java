@@ -35,6 +35,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 class FidelityCorpusTest {
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z]+|(\\d+) x)}");
+    private static final Pattern WARNING = Pattern.compile("299 - \"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @org.junit.jupiter.api.Test
@@ -128,6 +129,15 @@ class FidelityCorpusTest {
             }
             assertEquals(want, got, where);
         }
+        if (expect.has("warning")) {
+            JsonElement want = expect.get("warning");
+            if (want.isJsonNull()) {
+                assertTrue(r.warnings().isEmpty(), "no Warning header expected: " + r.warnings());
+            } else {
+                assertTrue(r.warnings().stream().anyMatch(w -> w.contains(want.getAsString())),
+                        "a Warning header with \"" + want.getAsString() + "\" expected: " + r.warnings());
+            }
+        }
         JsonObject values = Json.obj(expect, "body");
         if (values != null) {
             for (String path : values.keySet()) {
@@ -148,7 +158,7 @@ class FidelityCorpusTest {
         }
     }
 
-    private record Response(int code, String body) {
+    private record Response(int code, String body, List<String> warnings) {
         JsonObject json() {
             return body.isEmpty() ? new JsonObject() : Json.parseObject(body.getBytes(StandardCharsets.UTF_8));
         }
@@ -180,7 +190,14 @@ class FidelityCorpusTest {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         }
         HttpResponse<String> response = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        return new Response(response.statusCode(), response.body());
+        List<String> warnings = new ArrayList<>();
+        for (String header : response.headers().allValues("Warning")) {
+            // RFC 7234 warn-text, a quoted string: 299 - "text with \" escaped"
+            Matcher m = WARNING.matcher(header);
+            assertTrue(m.matches(), "a Warning header of the form 299 - \"text\": " + header);
+            warnings.add(m.group(1).replaceAll("\\\\(.)", "$1"));
+        }
+        return new Response(response.statusCode(), response.body(), warnings);
     }
 
     private static String substitute(String text, Map<String, String> vars) {

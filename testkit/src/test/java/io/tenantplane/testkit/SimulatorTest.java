@@ -122,6 +122,62 @@ class SimulatorTest {
     }
 
     @Test
+    void aDeploymentWhosePodsTheNamespaceForbidsIsWarnedAboutAndItsReplicaSetReportsTheRefusal() throws Exception {
+        try (KubeApiServer server = server(Simulation.defaults())) {
+            Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
+            kubectl.run("create", "namespace", "locked").ok();
+            kubectl.run("label", "namespace", "locked", "pod-security.kubernetes.io/enforce=restricted",
+                    "pod-security.kubernetes.io/warn=restricted").ok();
+            Path file = dir.resolve("web.yaml");
+            Files.writeString(file, deploymentYaml("nginx:1.27"));
+            Kubectl.Run applied = kubectl.run("apply", "-n", "locked", "-f", file.toString()).ok();
+            assertTrue(applied.err().contains("Warning: would violate PodSecurity \"restricted:latest\""),
+                    applied.err());
+            AppsV1Api apps = new AppsV1Api(Clients.client(server));
+            await("ReplicaFailure", WAIT, () -> replicaSets(apps, "locked").stream()
+                    .anyMatch(rs -> rs.getStatus() != null && rs.getStatus().getConditions() != null
+                            && rs.getStatus().getConditions().stream().anyMatch(c -> "ReplicaFailure".equals(
+                                    c.getType()) && "FailedCreate".equals(c.getReason())
+                                    && c.getMessage().contains("violates PodSecurity"))));
+            CoreV1Api core = new CoreV1Api(Clients.client(server));
+            assertEquals(List.of(), core.listNamespacedPod("locked").execute().getItems(), "no pod was admitted");
+
+            Files.writeString(file, """
+                    apiVersion: apps/v1
+                    kind: Deployment
+                    metadata:
+                      name: web
+                    spec:
+                      replicas: 3
+                      selector:
+                        matchLabels: {app: web}
+                      template:
+                        metadata:
+                          labels: {app: web}
+                        spec:
+                          securityContext:
+                            runAsNonRoot: true
+                            seccompProfile: {type: RuntimeDefault}
+                          containers:
+                          - name: app
+                            image: nginx:1.27
+                            securityContext:
+                              allowPrivilegeEscalation: false
+                              capabilities: {drop: [ALL]}
+                    """);
+            Kubectl.Run fixed = kubectl.run("apply", "-n", "locked", "-f", file.toString()).ok();
+            assertTrue(!fixed.err().contains("PodSecurity"), fixed.err());
+            kubectl.run("rollout", "status", "-n", "locked", "deployment/web", "--timeout=30s").ok();
+            await("the new ReplicaSet ready, no ReplicaFailure left", WAIT, () -> replicaSets(apps, "locked").stream()
+                    .allMatch(rs -> rs.getStatus() != null && (rs.getStatus().getConditions() == null
+                            || rs.getStatus().getConditions().isEmpty()))
+                    && replicaSets(apps, "locked").stream().anyMatch(rs -> Integer.valueOf(3).equals(
+                            rs.getStatus().getReadyReplicas())));
+            assertEquals(3, core.listNamespacedPod("locked").execute().getItems().size());
+        }
+    }
+
+    @Test
     void aNamespaceWithRunningPodsIsDeletedCompletely() throws Exception {
         try (KubeApiServer server = server(Simulation.defaults())) {
             ApiClient client = Clients.client(server);
@@ -198,6 +254,14 @@ class SimulatorTest {
                       - name: app
                         image: %s
                 """.formatted(image);
+    }
+
+    private static List<V1ReplicaSet> replicaSets(AppsV1Api apps, String ns) {
+        try {
+            return apps.listNamespacedReplicaSet(ns).execute().getItems();
+        } catch (ApiException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String phase(CoreV1Api core, String name) {
