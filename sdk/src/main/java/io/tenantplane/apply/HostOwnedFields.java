@@ -4,6 +4,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * Fields the host's API server and controllers own on objects tenantplane writes. An update is a full replace, so
@@ -35,11 +37,13 @@ final class HostOwnedFields {
             return;
         }
         switch (kind) {
-            // The host's Priority admission sets priority and preemptionPolicy, the RuntimeClass admission overhead;
-            // an update may not change them. Ephemeral containers are written only through their subresource and
-            // never removed, so an update carries those the Pod has.
-            case "Pod" -> carryFields(obsSpec, body, "nodeName", "priority", "preemptionPolicy", "overhead",
-                    "ephemeralContainers");
+            // A Pod's spec is immutable but for a few fields, and the host's admission fills parts of it that the
+            // desired spec does not name and an update may not drop: LimitRanger the containers' requests and limits,
+            // Priority admission priority and preemptionPolicy, RuntimeClass admission overhead, ServiceAccount
+            // admission its volume. So the update sends the spec as the host has it, with the fields an update may
+            // change (ValidatePodUpdate) taken from the desired one. Ephemeral containers are written only through
+            // their subresource and never removed, so the host's are kept too.
+            case "Pod" -> podSpec(obsSpec, body);
             case "Service" -> {
                 carryFields(obsSpec, body, "clusterIP", "clusterIPs", "healthCheckNodePort", "ipFamilies",
                         "ipFamilyPolicy");
@@ -49,6 +53,37 @@ final class HostOwnedFields {
             default -> {
             }
         }
+    }
+
+    /** The fields of a Pod spec an update may change ({@code ValidatePodUpdate}); the rest is the host's. */
+    private static final List<String> MUTABLE_POD_FIELDS = List.of("activeDeadlineSeconds", "tolerations",
+            "schedulingGates");
+
+    private static void podSpec(JsonObject obsSpec, JsonObject body) {
+        JsonObject desired = Json.object(body, "spec");
+        JsonObject spec = obsSpec.deepCopy();
+        if (desired != null) {
+            for (String list : List.of("containers", "initContainers")) {
+                JsonArray want = desired.has(list) && desired.get(list).isJsonArray()
+                        ? desired.getAsJsonArray(list) : new JsonArray();
+                JsonArray have = spec.has(list) && spec.get(list).isJsonArray()
+                        ? spec.getAsJsonArray(list) : new JsonArray();
+                for (JsonElement h : have) {
+                    for (JsonElement w : want) {
+                        if (Objects.equals(Json.string(h.getAsJsonObject(), "name"),
+                                Json.string(w.getAsJsonObject(), "name")) && w.getAsJsonObject().has("image")) {
+                            h.getAsJsonObject().add("image", w.getAsJsonObject().get("image").deepCopy());
+                        }
+                    }
+                }
+            }
+            for (String f : MUTABLE_POD_FIELDS) {
+                if (desired.has(f) && !desired.get(f).isJsonNull()) {
+                    spec.add(f, desired.get(f).deepCopy());
+                }
+            }
+        }
+        body.add("spec", spec);
     }
 
     private static void carryFields(JsonObject obsSpec, JsonObject body, String... fields) {

@@ -102,6 +102,41 @@ class ApplierTest {
     }
 
     /**
+     * A host namespace's LimitRange fills in the requests and limits of a Pod that names none (LimitRanger admission,
+     * on create only). A later update of the Pod, built from the desired object that names none, must not drop them:
+     * a Pod's spec is immutable and the API server refuses such an update (422). The update keeps the host's spec and
+     * takes from the desired one only what an update may change (here the image and the labels).
+     */
+    @Test
+    void anUpdateOfAPodKeepsWhatTheHostsAdmissionFilledIn() {
+        Outcome limits = applier.apply(Decision.create("LimitRange", null, new Decision.HostRef("default", "limits"),
+                Reasons.NOT_ON_HOST, "test", JsonParser.parseString("""
+                        {"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"limits","namespace":"default"},
+                         "spec":{"limits":[{"type":"Container","default":{"cpu":"500m","memory":"512Mi"},
+                           "defaultRequest":{"cpu":"100m","memory":"128Mi"}}]}}""").getAsJsonObject()),
+                Applier.Replanner.NONE);
+        assertInstanceOf(Outcome.Applied.class, limits, limits::toString);
+        Outcome made = applier.apply(Decision.create("Pod", null, new Decision.HostRef("default", "web"),
+                Reasons.NOT_ON_HOST, "test", pod(null)), Applier.Replanner.NONE);
+        JsonObject first = assertInstanceOf(Outcome.Applied.class, made, made::toString).result();
+        assertEquals("500m", Json.string(first.getAsJsonObject("spec").getAsJsonArray("containers").get(0)
+                .getAsJsonObject(), "resources", "limits", "cpu"), "the host's LimitRanger set the limit");
+
+        JsonObject desired = pod(null);
+        Json.child(desired, "metadata", "labels").addProperty("v", "2");
+        desired.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject()
+                .addProperty("image", "nginx:1.27");
+        Outcome updated = applier.apply(Decision.update("Pod", null, new Decision.HostRef("default", "web"),
+                Reasons.SOURCE_CHANGED, "test", desired, first), Applier.Replanner.NONE);
+
+        JsonObject result = assertInstanceOf(Outcome.Applied.class, updated, updated::toString).result();
+        JsonObject container = result.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject();
+        assertEquals("nginx:1.27", Json.string(container, "image"));
+        assertEquals("2", Json.string(result, "metadata", "labels", "v"));
+        assertEquals("128Mi", Json.string(container, "resources", "requests", "memory"), "kept as the host set it");
+    }
+
+    /**
      * kubectl debug reaching a host Pod: the ephemeral container goes through the Pod's subresource (an update of the
      * Pod is refused for it), a conflict is re-read, and a later update of the Pod carries what the Pod has.
      */

@@ -99,7 +99,9 @@ class KubeletEndpointIT {
 
     /** Provisions {@code tenant} and starts its API server with the kubelet client credential tenantplane issued. */
     private Kube tenant(String tenant) {
-        live.createTenant(tenant);
+        // Up to ten tenants share the host namespace and its quotas (Live.quotaTimes): without room for all ten the
+        // host refuses the eighth tenant's pods (exceeded quota: limits.cpu), as a real cluster would.
+        live.createTenant(tenant, Live.quotaTimes(10));
         plane.ensure(live.key(tenant));
         JsonObject secret = live.hostKube.require("Secret", live.namespace, tenant + "-kubelet-client");
         return live.tenant(tenant, KubeApiServer.builder().kubeletClient(tls(secret)).streams());
@@ -108,12 +110,15 @@ class KubeletEndpointIT {
     /** A tenant Pod {@code name}, synced, running on a simulated host node and bound to its mirror. */
     private void runningPod(Kube api, String tenant, String name) {
         api.create(SyncIT.pod("default", name, Map.of("app", name)));
+        java.util.concurrent.atomic.AtomicReference<io.tenantplane.ConvergenceReport> last =
+                new java.util.concurrent.atomic.AtomicReference<>();
         assertTrue(eventually(() -> {
-            plane.converge(live.key(tenant));
+            last.set(plane.converge(live.key(tenant)));
             JsonObject pod = api.require("Pod", "default", name);
             return "Running".equals(Json.string(pod, "status", "phase"))
                     && Json.string(pod, "spec", "nodeName") != null;
-        }), () -> "tenant Pod " + name + " runs: " + api.require("Pod", "default", name));
+        }), () -> "tenant Pod " + name + " runs: " + api.require("Pod", "default", name) + "; the last pass: "
+                + last.get().outcomes());
     }
 
     private static String hostName(String pod, String tenant) {
@@ -368,14 +373,17 @@ class KubeletEndpointIT {
         Run debug = kubectl(kubeconfig, "debug", "web", "--image=busybox:1.36", "--container=debugger",
                 "--target=app", "--profile=restricted");
         assertEquals(0, debug.code(), debug.err());
+        java.util.concurrent.atomic.AtomicReference<io.tenantplane.ConvergenceReport> last =
+                new java.util.concurrent.atomic.AtomicReference<>();
         assertTrue(eventually(() -> {
-            plane.converge(live.key("dev"));
+            last.set(plane.converge(live.key("dev")));
             JsonObject pod = dev.require("Pod", "default", "web");
             com.google.gson.JsonArray st = Json.object(pod, "status") == null ? null
                     : pod.getAsJsonObject("status").getAsJsonArray("ephemeralContainerStatuses");
             return st != null && st.size() == 1 && Json.object(st.get(0).getAsJsonObject(), "state") != null
                     && st.get(0).getAsJsonObject().getAsJsonObject("state").has("running");
-        }), () -> "the debug container runs: " + dev.require("Pod", "default", "web").get("status"));
+        }), () -> "the debug container runs: " + dev.require("Pod", "default", "web").get("status")
+                + "; the last pass: " + last.get().outcomes());
         JsonObject host = live.hostKube.require("Pod", live.namespace, hostName("web", "dev"));
         assertEquals("debugger", Json.string(host.getAsJsonObject("spec").getAsJsonArray("ephemeralContainers")
                 .get(0).getAsJsonObject(), "name"), "the host copy has it");

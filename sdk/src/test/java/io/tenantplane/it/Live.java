@@ -213,6 +213,29 @@ final class Live implements AutoCloseable {
         createTenant(tenant, o -> { });
     }
 
+    /**
+     * An edit for {@link #createTenant(String, Consumer)} that multiplies each hard limit of the IsolationProfile's
+     * quota by {@code factor}. The example profile's quota is sized for one tenant, and a ResourceQuota counts
+     * everything in its namespace: tests that put many tenants (and their control planes) in one shared host
+     * namespace need room for all of them, or the host refuses their objects (exceeded quota), as a real cluster
+     * would.
+     */
+    static Consumer<JsonObject> quotaTimes(int factor) {
+        return o -> {
+            if (!"IsolationProfile".equals(Json.string(o, "kind"))) {
+                return;
+            }
+            JsonObject hard = Json.child(o, "spec", "quota", "hard");
+            for (String key : List.copyOf(hard.keySet())) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(.*)")
+                        .matcher(Json.string(hard, key));
+                if (m.matches()) {
+                    hard.addProperty(key, Long.parseLong(m.group(1)) * factor + m.group(2));
+                }
+            }
+        };
+    }
+
     /** As {@link #createTenant(String)}, letting {@code edit} change each custom resource before it is created. */
     void createTenant(String tenant, Consumer<JsonObject> edit) {
         for (JsonObject o : customResources(tenant)) {

@@ -69,7 +69,8 @@ final class ReliabilityWorld implements AutoCloseable {
         Live live = Live.start(true);
         ReliabilityWorld w = new ReliabilityWorld(live, tenants, seed);
         for (String t : tenants) {
-            live.createTenant(t);
+            // All tenants share the host namespace, so each profile's quota makes room for the whole world.
+            live.createTenant(t, Live.quotaTimes(tenants.size() * (1 + perKind / 10)));
             live.syncPrerequisites(t);
             Kube k = live.tenant(t);
             k.create(Kube.json("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"shop\"}}"));

@@ -88,6 +88,41 @@ class SyncIT {
                         + r.decisions()));
     }
 
+    /**
+     * A host namespace's ResourceQuota (here one the platform team keeps beside tenantplane's) refuses a tenant Pod
+     * beyond it: the pass reports the refusal with the quota's own message and does not converge; once the platform
+     * team makes room the next pass creates the Pod. Nothing is lost in between.
+     */
+    @Test
+    void aTenantPodTheHostQuotaRefusesFailsWithTheQuotasMessageAndIsCreatedOnceThereIsRoom() {
+        int hostPods = live.hostKube.list("Pod", live.namespace, null).size();
+        JsonObject quota = live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"platform-pods","namespace":"%s"},
+                 "spec":{"hard":{"pods":"%d"}}}""".formatted(live.namespace, hostPods + 1)));
+        dev.create(pod("default", "first", Map.of()));
+        dev.create(pod("default", "second", Map.of()));
+
+        ConvergenceReport full = plane.converge(live.key("dev"));
+
+        assertFalse(full.converged(), full.outcomes()::toString);
+        List<Outcome.Failed> failed = full.outcomes().stream().filter(Outcome.Failed.class::isInstance)
+                .map(Outcome.Failed.class::cast).toList();
+        assertEquals(1, failed.size(), full.outcomes()::toString);
+        assertEquals(403, failed.get(0).code());
+        assertTrue(failed.get(0).message().contains("exceeded quota: platform-pods, requested: pods=1, used: pods="
+                + (hostPods + 1) + ", limited: pods=" + (hostPods + 1)), failed.get(0).message());
+        assertEquals(hostPods + 1, live.hostKube.list("Pod", live.namespace, null).size());
+
+        Json.child(quota, "spec", "hard").addProperty("pods", String.valueOf(hostPods + 2));
+        live.hostKube.update(quota);
+        ConvergenceReport after = plane.converge(live.key("dev"));
+
+        assertTrue(after.converged(), after.outcomes()::toString);
+        for (String name : List.of("first", "second")) {
+            live.hostKube.require("Pod", live.namespace, name + "-x-default-x-dev");
+        }
+    }
+
     @Test
     void firstSyncOfTheExampleWorkloadsCreatesHostCopiesWithTheirReverseMapping() {
         createExampleWorkloads();

@@ -63,7 +63,11 @@ final class KindRules {
             }
             case "secrets" -> secret(o, causes);
             case "configmaps" -> configMap(o, causes);
-            case "limitranges" -> LimitRanges.validate(Json.child(o, "spec"), causes);
+            case "limitranges" -> {
+                // SetDefaults_LimitRangeItem runs as the body is decoded; validation sees the defaulted items.
+                ResourceAdmission.limitRangeDefaults(Json.child(o, "spec"));
+                LimitRanges.validate(Json.child(o, "spec"), causes);
+            }
             case "resourcequotas" -> ResourceQuotas.validate(Json.child(o, "spec"), causes);
             case "persistentvolumeclaims" -> {
                 JsonObject spec = Json.child(o, "spec");
@@ -119,7 +123,11 @@ final class KindRules {
                 configMap(o, causes);
                 immutableData(old, o, List.of("data", "binaryData"), causes);
             }
-            case "limitranges" -> LimitRanges.validate(Json.child(o, "spec"), causes);
+            case "limitranges" -> {
+                // SetDefaults_LimitRangeItem runs as the body is decoded; validation sees the defaulted items.
+                ResourceAdmission.limitRangeDefaults(Json.child(o, "spec"));
+                LimitRanges.validate(Json.child(o, "spec"), causes);
+            }
             case "resourcequotas" -> ResourceQuotas.validate(Json.child(o, "spec"), causes);
             case "persistentvolumeclaims" -> {
                 JsonObject spec = Json.child(o, "spec");

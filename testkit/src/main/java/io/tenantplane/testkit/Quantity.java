@@ -93,6 +93,48 @@ record Quantity(BigDecimal value, String text) {
         return text;
     }
 
+    private static final String[] DECIMAL = {"n", "u", "m", "", "k", "M", "G", "T", "P", "E"};
+    private static final String[] BINARY = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    private static final BigDecimal KI = BigDecimal.valueOf(1024);
+
+    /** Whether this quantity was written with a binary suffix ({@code Ki} .. {@code Ei}): Go's BinarySI format. */
+    boolean binary() {
+        return text.matches(".*[KMGTPE]i$");
+    }
+
+    /**
+     * {@code Quantity.String()}, the canonical form ({@code CanonicalizeBytes}): in the binary format when written so,
+     * the value a whole number of at least 1024 and a multiple of the suffix chosen ({@code 1536Mi}); otherwise
+     * decimal, the mantissa an integer and the exponent the largest multiple of 3 that keeps it so ({@code 500m},
+     * {@code 4}, {@code 1k}), at most nano precision (rounded up, as Go rounds a value it cannot hold).
+     */
+    String canonical() {
+        return canonical(value, binary());
+    }
+
+    static String canonical(BigDecimal value, boolean binary) {
+        BigDecimal v = value.stripTrailingZeros();
+        if (v.signum() == 0) {
+            return "0";
+        }
+        if (binary && v.scale() <= 0 && v.abs().compareTo(KI) >= 0) {
+            int i = 0;
+            while (i < BINARY.length - 1 && v.remainder(KI).signum() == 0) {
+                v = v.divide(KI);
+                i++;
+            }
+            return v.toBigInteger() + BINARY[i];
+        }
+        BigDecimal nano = v.scaleByPowerOfTen(9).setScale(0, java.math.RoundingMode.CEILING);
+        int exp = 0;
+        BigDecimal thousand = BigDecimal.valueOf(1000);
+        while (exp < DECIMAL.length - 1 && nano.remainder(thousand).signum() == 0) {
+            nano = nano.divide(thousand);
+            exp++;
+        }
+        return nano.toBigInteger() + DECIMAL[exp];
+    }
+
     /**
      * Each value of a resource list ({@code requests}, {@code max}, ...) parsed, keyed as given; a value that is not a
      * quantity is a cause at {@code path[name]}, and with {@code nonNegative} a negative one too

@@ -234,6 +234,8 @@ final class Store {
                 // Defaulting happens as the body is decoded, before admission (a deprecated spec.serviceAccount
                 // fills serviceAccountName before the ServiceAccount plugin looks at it).
                 KindRules.podSpecDefaults(Json.child(o, "spec"));
+                ResourceAdmission.podRequestsFromLimits(Json.child(o, "spec"));
+                ResourceAdmission.limitRangerAdmit(o, inNamespace(registry.find("", "v1", "limitranges"), ns, null));
                 admitPriority(t, o, name);
                 admitServiceAccount(t, o, name, ns);
             }
@@ -274,7 +276,15 @@ final class Store {
             if (!causes.isEmpty()) {
                 throw ApiError.invalid(t, name, causes);
             }
+            if (t.is("", "pods")) {
+                ResourceAdmission.limitRangerValidate(t, name, o, inNamespace(registry.find("", "v1", "limitranges"), ns, null));
+            }
             admitPodSecurity(t, ns, name, o, null, opts);
+            if (ns != null && !storage(t).containsKey(key(t, ns, name))) {
+                String created = name;
+                ResourceAdmission.quota(t, name, o, null, inNamespace(registry.find("", "v1", "resourcequotas"), ns, null),
+                        () -> inNamespace(t, ns, created));
+            }
             TreeMap<String, JsonObject> objects = storage(t);
             while (objects.containsKey(key(t, ns, name))) {
                 if (!generated) {
@@ -405,6 +415,8 @@ final class Store {
             if (!causes.isEmpty()) {
                 throw ApiError.invalid(t, name, causes);
             }
+            // PodSecurity ignores pods' exec, attach, log, status... subresources, not this one (ValidatePod).
+            PodSecurityAdmission.admitPod(t, name, namespaces().get(ns), candidate, current, opts.warnings());
             if (Json.same(current, candidate) || opts.dryRun()) {
                 return present(t, Json.same(current, candidate) ? current : candidate);
             }
@@ -577,6 +589,11 @@ final class Store {
         }
         if (!statusOnly) {
             admitPodSecurity(t, namespaceOf(current), name, candidate, current, opts);
+            if (t.is("", "services") || t.is("", "persistentvolumeclaims")) {
+                String ns = namespaceOf(current);
+                ResourceAdmission.quota(t, name, candidate, current, inNamespace(registry.find("", "v1", "resourcequotas"), ns, null),
+                        () -> inNamespace(t, ns, name));
+            }
         }
         JsonObject m = Json.meta(candidate);
         m.addProperty("resourceVersion", currentVersion);
@@ -988,6 +1005,20 @@ final class Store {
             PodSecurityAdmission.admitController(namespace, PodSecurityAdmission.template(t.plural(), o),
                     opts.warnings());
         }
+    }
+
+    /** The stored objects of a resource in a namespace, but the one named {@code except}. */
+    private List<JsonObject> inNamespace(ResourceType type, String ns, String except) {
+        if (type == null || ns == null) {
+            return List.of();
+        }
+        List<JsonObject> out = new ArrayList<>();
+        for (JsonObject o : storage(type).values()) {
+            if (ns.equals(namespaceOf(o)) && !Json.str(Json.meta(o), "name").equals(except)) {
+                out.add(o);
+            }
+        }
+        return out;
     }
 
     /** The PriorityClasses every API server creates at start ({@code SystemPriorityClasses}). */
