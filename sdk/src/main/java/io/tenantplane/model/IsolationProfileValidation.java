@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 /** The rules of an IsolationProfile. */
 final class IsolationProfileValidation {
 
-    private static final Pattern PSS_VERSION = Pattern.compile("latest|v1\\.[0-9]+");
+    private static final Pattern PSS_VERSION = Pattern.compile("latest|v1\\.(0|[1-9][0-9]*)");
     /** What a ResourceQuota limits by a name without a prefix ({@code standardQuotaResources} upstream). */
     private static final java.util.Set<String> QUOTA_RESOURCES = java.util.Set.of("cpu", "memory",
             "ephemeral-storage", "requests.cpu", "requests.memory", "requests.storage", "requests.ephemeral-storage",

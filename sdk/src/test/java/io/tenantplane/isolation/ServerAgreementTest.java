@@ -130,6 +130,41 @@ class ServerAgreementTest {
         tally.assertAgreed(8);
     }
 
+    /**
+     * The Pod Security version of a profile: tenantplane refuses one exactly when the API server's PodSecurity
+     * admission refuses the Namespace labelled with it ({@code ParseVersion}: "latest" or v1.x, no leading zero).
+     */
+    @Test
+    void theProfilesValidationRefusesExactlyThePodSecurityVersionsAnApiServerRefuses() throws Exception {
+        JsonObject tenant = Manifests.read(EXAMPLE_TENANT).get(0).object();
+        tenant.getAsJsonObject("spec").addProperty("mode", "dedicated");
+        TenantCluster tc = TenantCluster.fromJson(tenant).orElseThrow();
+        JsonObject base = Manifests.read(EXAMPLE_PROFILE).get(0).object();
+        HttpClient http = HttpClient.newHttpClient();
+        Tally tally = new Tally();
+        try (KubeApiServer server = KubeApiServer.builder().build().start()) {
+            int n = 0;
+            for (String version : List.of("latest", "v1.0", "v1.9", "v1.31", "v1.130", "v1.030", "v1.", "1.31",
+                    "v2.1", "v1.31.0", "Latest", "v1.-1")) {
+                JsonObject json = base.deepCopy();
+                json.getAsJsonObject("spec").add("podSecurity", Build.obj("level", "baseline", "version", version));
+                IsolationProfile profile = IsolationProfile.fromJson(json).orElseThrow();
+                List<Problem> problems = profile.validate();
+                JsonObject namespace = Build.obj("apiVersion", "v1", "kind", "Namespace", "metadata", Build.obj(
+                        "labels", Build.obj("pod-security.kubernetes.io/enforce", "baseline",
+                                "pod-security.kubernetes.io/enforce-version", version)));
+                if (problems.isEmpty()) {
+                    namespace = new IsolationRenderer().render(tc, profile).stream()
+                            .filter(o -> "Namespace".equals(Json.string(o, "kind"))).findFirst().orElseThrow();
+                }
+                namespace.getAsJsonObject("metadata").addProperty("name", "ns-" + n++);
+                tally.record("version " + version, problems,
+                        post(http, server.url() + "/api/v1/namespaces", namespace));
+            }
+        }
+        tally.assertAgreed(4);
+    }
+
     /** What the API server answered for each input, against what tenantplane's validation said. */
     private static final class Tally {
         private final List<String> disagreements = new ArrayList<>();

@@ -93,6 +93,74 @@ final class PodSecurityAdmission {
     }
 
     /**
+     * {@code ValidateNamespace}: a Namespace created with a Pod Security label that does not parse, or updated so that
+     * its labels stop parsing, is Invalid ({@code PolicyToEvaluate}'s errors, each at its label); an update that
+     * tightens the enforce level is allowed with a warning for each reason existing pods would now be refused
+     * ({@code EvaluatePodsInNamespace}). {@code old} is null on create.
+     */
+    static void admitNamespace(ResourceType namespaces, String name, JsonObject namespace, JsonObject old,
+                               List<JsonObject> pods, List<String> warnings) {
+        JsonObject labels = Json.obj(Json.meta(namespace), "labels");
+        List<ApiError.Cause> problems = labelProblems(labels);
+        if (!problems.isEmpty()) {
+            if (old == null || !problems.equals(labelProblems(Json.obj(Json.meta(old), "labels")))) {
+                throw ApiError.invalid(namespaces, name, problems);
+            }
+        }
+        if (old == null) {
+            return;
+        }
+        LevelVersion now = policy(namespace).enforce();
+        LevelVersion before = policy(old).enforce();
+        if (now.equals(before) || now.level() == Level.PRIVILEGED
+                || (now.minor() == before.minor() && now.level().compareTo(before.level()) <= 0)) {
+            return;
+        }
+        java.util.TreeMap<String, List<String>> byReason = new java.util.TreeMap<>();
+        for (JsonObject pod : pods) {
+            List<Result> results = evaluate(now, Json.meta(pod), Json.obj(pod, "spec"));
+            if (!results.isEmpty()) {
+                String reason = String.join(", ", results.stream().map(Result::reason).toList());
+                byReason.computeIfAbsent(reason, k -> new ArrayList<>()).add(Json.str(Json.meta(pod), "name"));
+            }
+        }
+        if (byReason.isEmpty()) {
+            return;
+        }
+        warnings.add("existing pods in namespace \"" + name + "\" violate the new PodSecurity enforce level \""
+                + now + "\"");
+        List<String> perReason = new ArrayList<>();
+        byReason.forEach((reason, names) -> {
+            String first = names.stream().sorted().findFirst().orElse("");
+            int n = names.size();
+            perReason.add(first + (n == 1 ? "" : n == 2 ? " (and 1 other pod)" : " (and " + (n - 1)
+                    + " other pods)") + ": " + reason);
+        });
+        perReason.stream().sorted().forEach(warnings::add);
+    }
+
+    /** {@code PolicyToEvaluate}'s errors: each label whose level or version does not parse. */
+    private static List<ApiError.Cause> labelProblems(JsonObject labels) {
+        List<ApiError.Cause> out = new ArrayList<>();
+        if (labels == null) {
+            return out;
+        }
+        for (String mode : List.of("enforce", "audit", "warn")) {
+            String level = Json.str(labels, PREFIX + mode);
+            if (level != null && !Set.of("privileged", "baseline", "restricted").contains(level)) {
+                out.add(ApiError.Cause.invalid("metadata.labels[" + PREFIX + mode + "]", goQuote(level),
+                        "must be one of privileged, baseline, restricted"));
+            }
+            String version = Json.str(labels, PREFIX + mode + "-version");
+            if (version != null && !version.equals("latest") && !VERSION.matcher(version).matches()) {
+                out.add(ApiError.Cause.invalid("metadata.labels[" + PREFIX + mode + "-version]", goQuote(version),
+                        "must be \"latest\" or \"v1.x\""));
+            }
+        }
+        return out;
+    }
+
+    /**
      * Admits a Pod write: throws 403 when the enforce level forbids it; adds the warn level's verdict to
      * {@code warnings} when it is allowed. {@code old} is the stored pod on an update, {@code null} on create.
      */

@@ -998,6 +998,12 @@ final class Store {
         if (t.custom() || !(t.group().isEmpty() || t.group().equals("apps") || t.group().equals("batch"))) {
             return;
         }
+        if (t.is("", "namespaces")) {
+            String nsName = Json.str(Json.meta(o), "name");
+            PodSecurityAdmission.admitNamespace(t, nsName, o, old, old == null ? List.of()
+                    : inNamespace(registry.find("", "v1", "pods"), nsName, null), opts.warnings());
+            return;
+        }
         JsonObject namespace = ns == null ? null : namespaces().get(ns);
         if (t.is("", "pods")) {
             PodSecurityAdmission.admitPod(t, name, namespace, o, old, opts.warnings());
