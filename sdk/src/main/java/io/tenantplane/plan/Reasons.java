@@ -120,6 +120,11 @@ public final class Reasons {
     public static final String INVALID_SOURCE = TransformResult.INVALID_SOURCE;
     /** Error: the pod breaks the isolation profile's Pod Security level; the message names the field. */
     public static final String POD_SECURITY_VIOLATION = TransformResult.POD_SECURITY_VIOLATION;
+    /**
+     * Error: a container's request or limit is above the maximum of the host's LimitRange (the isolation profile's
+     * {@code spec.limits.max}); the message names the field.
+     */
+    public static final String CONTAINER_LIMITS_EXCEEDED = TransformResult.CONTAINER_LIMITS_EXCEEDED;
     /** Error: the Service type is not among the isolation profile's allowed types. */
     public static final String SERVICE_TYPE_NOT_ALLOWED = TransformResult.SERVICE_TYPE_NOT_ALLOWED;
     /**
@@ -383,6 +388,8 @@ public final class Reasons {
         m.put(NAME_COLLISION, "Conflict: two tenant objects map to one host name.");
         m.put(INVALID_SOURCE, "Error: the tenant object is malformed.");
         m.put(POD_SECURITY_VIOLATION, "Error: the pod breaks the isolation profile's Pod Security level.");
+        m.put(CONTAINER_LIMITS_EXCEEDED, "Error: a container asks for more than the isolation profile's limits "
+                + "let one container have.");
         m.put(SERVICE_TYPE_NOT_ALLOWED, "Error: the Service type is not allowed by the isolation profile.");
         m.put(FIELD_NOT_ALLOWED, "Error: a field that would reach outside the tenant.");
         m.put(ENDPOINT_ADDRESS_NOT_ALLOWED, "Error: an endpoint address that is not one of the tenant's own pods or "

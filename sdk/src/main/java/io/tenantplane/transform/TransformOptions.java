@@ -26,11 +26,56 @@ import java.util.TreeSet;
  * @param endpointAddresses   the addresses a tenant's own Endpoints and EndpointSlices may name on the host
  * @param hostFacts           which custom kinds the installation allows and the host serves, and which classes are
  *                            mirrored into the tenant
+ * @param containerLimits     the host LimitRange's per-container defaults and maximums, from the profile's limits
  */
 public record TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes,
                                PodSecurityLevel podSecurity, Map<String, String> nodeSelector,
                                List<JsonObject> tolerations, boolean keepNodeName, TenantApi tenantApi,
-                               EndpointAddresses endpointAddresses, HostFacts hostFacts) {
+                               EndpointAddresses endpointAddresses, HostFacts hostFacts,
+                               ContainerLimits containerLimits) {
+
+    /** Options with no container limits known. */
+    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
+                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName,
+                            TenantApi tenantApi, EndpointAddresses endpointAddresses, HostFacts hostFacts) {
+        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi,
+                endpointAddresses, hostFacts, ContainerLimits.NONE);
+    }
+
+    /**
+     * The per-container defaults and maximums of the host namespace's LimitRange, as the API server stores it from
+     * an IsolationProfile's {@code spec.limits} ({@code SetDefaults_LimitRangeItem}: a default limit from the maximum,
+     * a default request from the default limit), by resource name. The transform refuses a Pod whose containers, with
+     * these defaults filled in as the host's LimitRanger fills them, ask for more than a maximum: the host would
+     * refuse it (403).
+     *
+     * @param defaultRequest the request a container gets for a resource it names no request or limit for
+     * @param defaultLimit   the limit a container gets for a resource it names no limit for
+     * @param max            the most a container's request or limit may be
+     */
+    public record ContainerLimits(Map<String, String> defaultRequest, Map<String, String> defaultLimit,
+                                  Map<String, String> max) {
+        /** No LimitRange: nothing filled in, nothing refused. */
+        public static final ContainerLimits NONE = new ContainerLimits(Map.of(), Map.of(), Map.of());
+
+        public ContainerLimits {
+            defaultRequest = Map.copyOf(defaultRequest == null ? Map.of() : defaultRequest);
+            defaultLimit = Map.copyOf(defaultLimit == null ? Map.of() : defaultLimit);
+            max = Map.copyOf(max == null ? Map.of() : max);
+        }
+
+        /** The limits a profile's {@code spec.limits} make, defaulted as the API server defaults the LimitRange. */
+        public static ContainerLimits of(io.tenantplane.model.IsolationProfile.Limits limits) {
+            if (limits == null) {
+                return NONE;
+            }
+            Map<String, String> def = new TreeMap<>(limits.max());
+            def.putAll(limits.defaultLimit());
+            Map<String, String> req = new TreeMap<>(def);
+            req.putAll(limits.defaultRequest());
+            return new ContainerLimits(req, def, limits.max());
+        }
+    }
 
     /** Options with nothing known about the host's kinds. */
     public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
@@ -197,6 +242,7 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         tolerations = tolerations == null ? List.of() : tolerations.stream().map(JsonObject::deepCopy).toList();
         endpointAddresses = endpointAddresses == null ? EndpointAddresses.NONE : endpointAddresses;
         hostFacts = hostFacts == null ? HostFacts.NONE : hostFacts;
+        containerLimits = containerLimits == null ? ContainerLimits.NONE : containerLimits;
     }
 
     /**
@@ -227,6 +273,7 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         TransformOptions o = defaults()
                 .withEndpointAddresses(new EndpointAddresses(Set.of(), cidrs))
                 .withPodSecurity(PodSecurityLevel.parse(p.podSecurityLevel().value()))
+                .withContainerLimits(ContainerLimits.of(p.spec().limits()))
                 .withAllowedServiceTypes(p.spec().services().allowedTypes().stream()
                         .map(io.tenantplane.model.IsolationProfile.ServiceType::value)
                         .collect(java.util.stream.Collectors.toSet()));
@@ -250,44 +297,50 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
 
     /** These options with another host ServiceAccount. */
     public TransformOptions withHostServiceAccount(String name) {
-        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
+        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with other allowed Service types. */
     public TransformOptions withAllowedServiceTypes(Set<String> types) {
-        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
+        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with another Pod Security level. */
     public TransformOptions withPodSecurity(PodSecurityLevel level) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with node placement. */
     public TransformOptions withPlacement(Map<String, String> selector, List<JsonObject> podTolerations) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with the tenant API tenant pods reach (null: none). */
     public TransformOptions withTenantApi(TenantApi api) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, api, endpointAddresses, hostFacts);
+                keepNodeName, api, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with other endpoint addresses. */
     public TransformOptions withEndpointAddresses(EndpointAddresses addresses) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, tenantApi, addresses, hostFacts);
+                keepNodeName, tenantApi, addresses, hostFacts, containerLimits);
     }
 
     /** These options with {@code keepNodeName} set. */
     public TransformOptions withKeepNodeName(boolean keep) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi, endpointAddresses, hostFacts);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi, endpointAddresses, hostFacts, containerLimits);
+    }
+
+    /** These options with other container limits. */
+    public TransformOptions withContainerLimits(ContainerLimits limits) {
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
+                keepNodeName, tenantApi, endpointAddresses, hostFacts, limits);
     }
 
     /** These options with other host facts. */
     public TransformOptions withHostFacts(HostFacts facts) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, tenantApi, endpointAddresses, facts);
+                keepNodeName, tenantApi, endpointAddresses, facts, containerLimits);
     }
 }

@@ -23,6 +23,8 @@ public sealed interface TransformResult {
     String TENANT_API_PENDING = "TenantApiPending";
     /** Reason: a pod asks for something the isolation profile's Pod Security level forbids. */
     String POD_SECURITY_VIOLATION = "PodSecurityViolation";
+    /** Reason: a container asks for more than the host LimitRange (the isolation profile's limits) lets it have. */
+    String CONTAINER_LIMITS_EXCEEDED = "ContainerLimitsExceeded";
     /** Reason: a Service type the isolation profile does not allow. */
     String SERVICE_TYPE_NOT_ALLOWED = "ServiceTypeNotAllowed";
     /** Reason: a field that would reach outside the tenant (e.g. Service {@code externalIPs}). */

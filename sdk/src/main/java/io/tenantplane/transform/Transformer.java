@@ -407,6 +407,12 @@ public final class Transformer {
             return new TransformResult.Rejected(w.src, TransformResult.POD_SECURITY_VIOLATION, v.fieldPath(),
                     v.fieldPath() + ": " + v.message() + more);
         }
+        List<PodSecurity.Violation> over = ContainerLimitCheck.check(w.host, options.containerLimits());
+        if (!over.isEmpty()) {
+            PodSecurity.Violation v = over.get(0);
+            return new TransformResult.Rejected(w.src, TransformResult.CONTAINER_LIMITS_EXCEEDED, v.fieldPath(),
+                    v.fieldPath() + ": " + v.message());
+        }
         JsonObject spec = Json.child(w.host, "spec");
         TransformResult classes = podClasses(w, spec);
         if (classes != null) {
@@ -1298,6 +1304,12 @@ public final class Transformer {
             if (!violations.isEmpty()) {
                 PodSecurity.Violation v = violations.get(0);
                 return new TransformResult.Rejected(w.src, TransformResult.POD_SECURITY_VIOLATION, v.fieldPath(),
+                        v.fieldPath() + ": " + v.message() + " (after the SyncPolicy's patches)");
+            }
+            List<PodSecurity.Violation> over = ContainerLimitCheck.check(w.host, options.containerLimits());
+            if (!over.isEmpty()) {
+                PodSecurity.Violation v = over.get(0);
+                return new TransformResult.Rejected(w.src, TransformResult.CONTAINER_LIMITS_EXCEEDED, v.fieldPath(),
                         v.fieldPath() + ": " + v.message() + " (after the SyncPolicy's patches)");
             }
         }
