@@ -79,17 +79,21 @@ final class ResourceAdmission {
 
     /** {@code SetDefaults_Pod}: each container's and init container's requests from its limits where unset. */
     static void podRequestsFromLimits(JsonObject spec) {
+        eachContainer(spec, (list, c) -> {
+            JsonObject resources = Json.obj(c, "resources");
+            JsonObject limits = Json.obj(resources, "limits");
+            if (limits != null) {
+                copyMissing(limits, Json.child(resources, "requests"));
+            }
+        });
+    }
+
+    /** Each container and init container of a pod spec, with the list it is in. */
+    private static void eachContainer(JsonObject spec, java.util.function.BiConsumer<String, JsonObject> visit) {
         for (String list : List.of("containers", "initContainers")) {
             JsonArray cs = Json.arr(spec, list);
-            if (cs == null) {
-                continue;
-            }
-            for (JsonElement c : cs) {
-                JsonObject resources = Json.obj(Json.asObject(c), "resources");
-                JsonObject limits = Json.obj(resources, "limits");
-                if (limits != null) {
-                    copyMissing(limits, Json.child(resources, "requests"));
-                }
+            if (cs != null) {
+                cs.forEach(e -> visit.accept(list, Json.asObject(e)));
             }
         }
     }
@@ -130,33 +134,25 @@ final class ResourceAdmission {
             return;
         }
         List<String> notes = new ArrayList<>();
-        JsonObject spec = Json.obj(pod, "spec");
-        for (String list : List.of("containers", "initContainers")) {
-            JsonArray cs = Json.arr(spec, list);
-            if (cs == null) {
-                continue;
+        eachContainer(Json.obj(pod, "spec"), (list, c) -> {
+            JsonObject resources = Json.child(c, "resources");
+            List<String> setLimits = setMissing(defLimits, Json.child(resources, "limits"));
+            List<String> setRequests = setMissing(defRequests, Json.child(resources, "requests"));
+            if (Json.obj(resources, "limits").isEmpty()) {
+                resources.remove("limits");
             }
-            for (JsonElement e : cs) {
-                JsonObject c = Json.asObject(e);
-                JsonObject resources = Json.child(c, "resources");
-                List<String> setLimits = setMissing(defLimits, Json.child(resources, "limits"));
-                List<String> setRequests = setMissing(defRequests, Json.child(resources, "requests"));
-                if (Json.obj(resources, "limits").isEmpty()) {
-                    resources.remove("limits");
-                }
-                if (Json.obj(resources, "requests").isEmpty()) {
-                    resources.remove("requests");
-                }
-                String name = Json.str(c, "name");
-                String kind = list.equals("containers") ? "container" : "init container";
-                if (!setRequests.isEmpty()) {
-                    notes.add(String.join(", ", setRequests) + " request for " + kind + " " + name);
-                }
-                if (!setLimits.isEmpty()) {
-                    notes.add(String.join(", ", setLimits) + " limit for " + kind + " " + name);
-                }
+            if (Json.obj(resources, "requests").isEmpty()) {
+                resources.remove("requests");
             }
-        }
+            String name = Json.str(c, "name");
+            String kind = list.equals("containers") ? "container" : "init container";
+            if (!setRequests.isEmpty()) {
+                notes.add(String.join(", ", setRequests) + " request for " + kind + " " + name);
+            }
+            if (!setLimits.isEmpty()) {
+                notes.add(String.join(", ", setLimits) + " limit for " + kind + " " + name);
+            }
+        });
         if (!notes.isEmpty()) {
             Json.child(Json.meta(pod), "annotations").addProperty(LIMIT_RANGER_ANNOTATION,
                     "LimitRanger plugin set: " + String.join("; ", notes));
@@ -193,17 +189,11 @@ final class ResourceAdmission {
                 JsonObject item = Json.asObject(e);
                 String type = Json.str(item, "type");
                 if ("Container".equals(type)) {
-                    for (String list : List.of("containers", "initContainers")) {
-                        JsonArray cs = Json.arr(spec, list);
-                        if (cs == null) {
-                            continue;
-                        }
-                        for (JsonElement c : cs) {
-                            JsonObject resources = Json.obj(Json.asObject(c), "resources");
-                            check("Container", item, quantities(Json.obj(resources, "requests")),
-                                    quantities(Json.obj(resources, "limits")), errs);
-                        }
-                    }
+                    eachContainer(spec, (list, c) -> {
+                        JsonObject resources = Json.obj(c, "resources");
+                        check("Container", item, quantities(Json.obj(resources, "requests")),
+                                quantities(Json.obj(resources, "limits")), errs);
+                    });
                 } else if ("Pod".equals(type)) {
                     check("Pod", item, podTotal(spec, "requests"), podTotal(spec, "limits"), errs);
                 }
@@ -463,33 +453,26 @@ final class ResourceAdmission {
             return null;
         }
         Map<String, TreeSet<String>> missing = new TreeMap<>();
-        for (String list : List.of("containers", "initContainers")) {
-            JsonArray cs = Json.arr(spec, list);
-            if (cs == null) {
-                continue;
-            }
-            for (JsonElement e : cs) {
-                JsonObject c = Json.asObject(e);
-                JsonObject resources = Json.obj(c, "resources");
-                Set<String> has = new TreeSet<>();
-                for (String r : quantities(Json.obj(resources, "requests")).keySet()) {
-                    if (r.equals("cpu") || r.equals("memory")) {
-                        has.add(r);
-                        has.add("requests." + r);
-                    }
-                }
-                for (String r : quantities(Json.obj(resources, "limits")).keySet()) {
-                    if (r.equals("cpu") || r.equals("memory")) {
-                        has.add("limits." + r);
-                    }
-                }
-                for (String r : required) {
-                    if (!has.contains(r)) {
-                        missing.computeIfAbsent(r, k -> new TreeSet<>()).add(Json.str(c, "name"));
-                    }
+        eachContainer(spec, (list, c) -> {
+            JsonObject resources = Json.obj(c, "resources");
+            Set<String> has = new TreeSet<>();
+            for (String r : quantities(Json.obj(resources, "requests")).keySet()) {
+                if (r.equals("cpu") || r.equals("memory")) {
+                    has.add(r);
+                    has.add("requests." + r);
                 }
             }
-        }
+            for (String r : quantities(Json.obj(resources, "limits")).keySet()) {
+                if (r.equals("cpu") || r.equals("memory")) {
+                    has.add("limits." + r);
+                }
+            }
+            for (String r : required) {
+                if (!has.contains(r)) {
+                    missing.computeIfAbsent(r, k -> new TreeSet<>()).add(Json.str(c, "name"));
+                }
+            }
+        });
         if (missing.isEmpty()) {
             return null;
         }

@@ -142,29 +142,17 @@ class SimulatorTest {
             CoreV1Api core = new CoreV1Api(Clients.client(server));
             assertEquals(List.of(), core.listNamespacedPod("locked").execute().getItems(), "no pod was admitted");
 
-            Files.writeString(file, """
-                    apiVersion: apps/v1
-                    kind: Deployment
-                    metadata:
-                      name: web
-                    spec:
-                      replicas: 3
-                      selector:
-                        matchLabels: {app: web}
-                      template:
-                        metadata:
-                          labels: {app: web}
+            Files.writeString(file, deploymentYaml("nginx:1.27").replace("""
                         spec:
-                          securityContext:
-                            runAsNonRoot: true
-                            seccompProfile: {type: RuntimeDefault}
                           containers:
                           - name: app
-                            image: nginx:1.27
-                            securityContext:
-                              allowPrivilegeEscalation: false
-                              capabilities: {drop: [ALL]}
-                    """);
+                    """, """
+                        spec:
+                          securityContext: {runAsNonRoot: true, seccompProfile: {type: RuntimeDefault}}
+                          containers:
+                          - name: app
+                            securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+                    """));
             Kubectl.Run fixed = kubectl.run("apply", "-n", "locked", "-f", file.toString()).ok();
             assertTrue(!fixed.err().contains("PodSecurity"), fixed.err());
             kubectl.run("rollout", "status", "-n", "locked", "deployment/web", "--timeout=30s").ok();
