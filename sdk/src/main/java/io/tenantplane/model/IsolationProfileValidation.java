@@ -196,6 +196,11 @@ final class IsolationProfileValidation {
                 out.add(Problem.of(p + ".value", "must be empty when operator is Exists; remove the value or use "
                         + "operator Equal"));
             }
+            if (!exists && t.value() != null && !Checks.isLabelValue(t.value())) {
+                out.add(Problem.of(p + ".value", "\"" + t.value() + "\" is not a valid taint value (at most 63 "
+                        + "letters, digits, '-', '_' or '.', starting and ending with a letter or digit), so the host "
+                        + "would refuse every pod carrying it; use the value of the node taint"));
+            }
             if ((t.key() == null || t.key().isEmpty()) && !exists) {
                 out.add(Problem.of(p + ".operator", "an empty key matches every taint only with operator Exists; set "
                         + "the key or operator: Exists"));

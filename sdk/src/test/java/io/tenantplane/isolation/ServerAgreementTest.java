@@ -165,6 +165,48 @@ class ServerAgreementTest {
         tally.assertAgreed(4);
     }
 
+    /**
+     * The tolerations a profile adds to every tenant pod in dedicated mode: tenantplane refuses one exactly when the
+     * API server refuses a Pod carrying it ({@code ValidateTolerations}).
+     */
+    @Test
+    void theProfilesValidationRefusesExactlyTheTolerationsAnApiServerRefuses() throws Exception {
+        JsonObject base = Manifests.read(EXAMPLE_PROFILE).get(0).object();
+        List<String> tolerations = List.of(
+                "{\"key\": \"dedicated\", \"operator\": \"Equal\", \"value\": \"team-a\", \"effect\": \"NoSchedule\"}",
+                "{\"key\": \"dedicated\", \"operator\": \"Equal\", \"value\": \"team a\"}",
+                "{\"key\": \"dedicated\", \"operator\": \"Equal\", \"value\": \"" + "v".repeat(64) + "\"}",
+                "{\"key\": \"dedicated\", \"operator\": \"Equal\", \"value\": \"\"}",
+                "{\"key\": \"bad key\", \"operator\": \"Exists\"}",
+                "{\"key\": \"-bad\", \"operator\": \"Exists\"}",
+                "{\"key\": \"example.com/gpu\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\"}",
+                "{\"operator\": \"Exists\"}",
+                "{\"operator\": \"Equal\", \"value\": \"x\"}",
+                "{\"key\": \"k\", \"operator\": \"Exists\", \"value\": \"v\"}",
+                "{\"key\": \"k\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\", \"tolerationSeconds\": 5}",
+                "{\"key\": \"k\", \"operator\": \"Exists\", \"effect\": \"NoExecute\", \"tolerationSeconds\": 300}");
+        HttpClient http = HttpClient.newHttpClient();
+        Tally tally = new Tally();
+        try (KubeApiServer server = KubeApiServer.builder().build().start()) {
+            int n = 0;
+            for (String toleration : tolerations) {
+                JsonObject json = base.deepCopy();
+                json.getAsJsonObject("spec").add("nodePlacement", Build.obj("tolerations",
+                        List.of(com.google.gson.JsonParser.parseString(toleration))));
+                IsolationProfile profile = IsolationProfile.fromJson(json).orElseThrow();
+                List<Problem> problems = profile.validate();
+                // As the transform adds it to a tenant pod (TransformOptions.forProfile, dedicated mode).
+                JsonObject added = Json.gson().toJsonTree(profile.spec().nodePlacement().tolerations().get(0))
+                        .getAsJsonObject();
+                JsonObject pod = Build.obj("apiVersion", "v1", "kind", "Pod", "metadata", Build.obj("name", "p-" + n++),
+                        "spec", Build.obj("containers", List.of(Build.obj("name", "c", "image", "nginx")),
+                                "tolerations", List.of(added)));
+                tally.record(toleration, problems, post(http, server.url() + "/api/v1/namespaces/default/pods", pod));
+            }
+        }
+        tally.assertAgreed(4);
+    }
+
     /** What the API server answered for each input, against what tenantplane's validation said. */
     private static final class Tally {
         private final List<String> disagreements = new ArrayList<>();

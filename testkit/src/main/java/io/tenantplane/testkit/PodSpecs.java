@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  * containers ({@code validateContainerCommon}: name, image, termination message policy, ports, env, envFrom, volume
  * mounts naming a volume of the pod at unique paths, pull policy, requests within limits; probes and lifecycle
  * handlers, {@code validateHandler}; unique names across both lists); {@code restartPolicy}, {@code dnsPolicy},
- * {@code dnsConfig} ({@code validatePodDNSConfig}) and {@code hostAliases} ({@code ValidateHostAliases}). Not
- * checked: security contexts, affinity, tolerations, topology spread, resource claims, ephemeral containers, and
+ * {@code dnsConfig} ({@code validatePodDNSConfig}), {@code hostAliases} ({@code ValidateHostAliases}) and tolerations
+ * ({@code ValidateTolerations}). Not
+ * checked: security contexts, affinity, topology spread, resource claims, ephemeral containers, and
  * volume sources of in-tree cloud drivers beyond their count.
  */
 final class PodSpecs {
@@ -181,6 +182,60 @@ final class PodSpecs {
         oneOf(spec, "dnsPolicy", path, List.of("ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"), causes);
         dnsConfig(spec, path, causes);
         hostAliases(Json.arr(spec, "hostAliases"), path + ".hostAliases", causes);
+        tolerations(Json.arr(spec, "tolerations"), path + ".tolerations", causes);
+    }
+
+    /**
+     * {@code ValidateTolerations}: a key is a qualified name; an empty key needs operator {@code Exists};
+     * {@code tolerationSeconds} only with effect {@code NoExecute}; operator {@code Equal} (or none) with a label value
+     * (reported at {@code operator}, as upstream does, its messages joined by ";"), {@code Exists} without a value,
+     * nothing else; an effect, when set, one of the three taint effects ({@code validateTaintEffect}).
+     */
+    static void tolerations(JsonArray tolerations, String path, List<ApiError.Cause> causes) {
+        if (tolerations == null) {
+            return;
+        }
+        for (int i = 0; i < tolerations.size(); i++) {
+            JsonObject t = Json.asObject(tolerations.get(i));
+            String at = path + "[" + i + "]";
+            String key = Json.str(t, "key") == null ? "" : Json.str(t, "key");
+            String operator = Json.str(t, "operator") == null ? "" : Json.str(t, "operator");
+            String value = Json.str(t, "value") == null ? "" : Json.str(t, "value");
+            String effect = Json.str(t, "effect") == null ? "" : Json.str(t, "effect");
+            if (!key.isEmpty()) {
+                Validation.qualifiedName(key, at + ".key", causes);
+            }
+            if (key.isEmpty() && !operator.equals("Exists")) {
+                causes.add(ApiError.Cause.invalid(at + ".operator", Validation.quote(operator), "operator must be "
+                        + "Exists when `key` is empty, which means \"match all values and all keys\""));
+            }
+            JsonElement seconds = t.get("tolerationSeconds");
+            if (seconds != null && !seconds.isJsonNull() && !effect.equals("NoExecute")) {
+                causes.add(ApiError.Cause.invalid(at + ".effect", Validation.quote(effect),
+                        "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+            }
+            switch (operator) {
+                case "Equal", "" -> {
+                    List<String> problems = NamedFormat.labelValue(value);
+                    if (!problems.isEmpty()) {
+                        causes.add(ApiError.Cause.invalid(at + ".operator", Validation.quote(value),
+                                String.join(";", problems)));
+                    }
+                }
+                case "Exists" -> {
+                    if (!value.isEmpty()) {
+                        causes.add(ApiError.Cause.invalid(at + ".operator", Json.text(t),
+                                "value must be empty when `operator` is 'Exists'"));
+                    }
+                }
+                default -> causes.add(ApiError.Cause.notSupported(at + ".operator", Validation.quote(operator),
+                        List.of("Equal", "Exists")));
+            }
+            if (!effect.isEmpty() && !List.of("NoSchedule", "PreferNoSchedule", "NoExecute").contains(effect)) {
+                causes.add(ApiError.Cause.notSupported(at + ".effect", Validation.quote(effect),
+                        List.of("NoSchedule", "PreferNoSchedule", "NoExecute")));
+            }
+        }
     }
 
     // ---- volumes ----
