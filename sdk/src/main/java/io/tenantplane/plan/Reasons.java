@@ -125,6 +125,11 @@ public final class Reasons {
      * {@code spec.limits.max}); the message names the field.
      */
     public static final String CONTAINER_LIMITS_EXCEEDED = TransformResult.CONTAINER_LIMITS_EXCEEDED;
+    /**
+     * Error: a container has no request or limit for a compute resource the host's ResourceQuota (the isolation
+     * profile's {@code spec.quota}) counts, and the profile's limits give no default; the message names the field.
+     */
+    public static final String RESOURCES_REQUIRED = TransformResult.RESOURCES_REQUIRED;
     /** Error: the Service type is not among the isolation profile's allowed types. */
     public static final String SERVICE_TYPE_NOT_ALLOWED = TransformResult.SERVICE_TYPE_NOT_ALLOWED;
     /**
@@ -390,6 +395,8 @@ public final class Reasons {
         m.put(POD_SECURITY_VIOLATION, "Error: the pod breaks the isolation profile's Pod Security level.");
         m.put(CONTAINER_LIMITS_EXCEEDED, "Error: a container asks for more than the isolation profile's limits "
                 + "let one container have.");
+        m.put(RESOURCES_REQUIRED, "Error: a container lacks a request or limit the isolation profile's quota "
+                + "counts, and the profile gives no default.");
         m.put(SERVICE_TYPE_NOT_ALLOWED, "Error: the Service type is not allowed by the isolation profile.");
         m.put(FIELD_NOT_ALLOWED, "Error: a field that would reach outside the tenant.");
         m.put(ENDPOINT_ADDRESS_NOT_ALLOWED, "Error: an endpoint address that is not one of the tenant's own pods or "

@@ -80,6 +80,60 @@ final class ContainerLimitCheck {
         return out;
     }
 
+    /**
+     * The quota's {@code Constraints} ({@code pkg/quota/v1/evaluator/core/pods.go}): when the host namespace's
+     * ResourceQuota counts a compute resource, every container must have it, named or filled in by the LimitRange's
+     * defaults, or the host refuses the pod (403 {@code failed quota: ...: must specify ...}).
+     */
+    static List<PodSecurity.Violation> required(JsonObject pod, TransformOptions.ContainerLimits limits) {
+        List<PodSecurity.Violation> out = new ArrayList<>();
+        if (limits.quotaRequires().isEmpty()) {
+            return out;
+        }
+        JsonObject spec = Json.object(pod, "spec");
+        for (String list : LISTS) {
+            JsonElement e = spec == null ? null : spec.get(list);
+            if (e == null || !e.isJsonArray()) {
+                continue;
+            }
+            JsonArray containers = e.getAsJsonArray();
+            for (int i = 0; i < containers.size(); i++) {
+                if (!containers.get(i).isJsonObject()) {
+                    continue;
+                }
+                JsonObject c = containers.get(i).getAsJsonObject();
+                JsonObject requests = Json.object(c, "resources", "requests");
+                JsonObject limitsSet = Json.object(c, "resources", "limits");
+                java.util.Set<String> has = new java.util.TreeSet<>();
+                for (String r : List.of("cpu", "memory")) {
+                    // A request: named, else the container's limit (SetDefaults_Pod), else the default request.
+                    if (Json.string(requests, r) != null || Json.string(limitsSet, r) != null
+                            || limits.defaultRequest().containsKey(r)) {
+                        has.add(r);
+                        has.add("requests." + r);
+                    }
+                    if (Json.string(limitsSet, r) != null || limits.defaultLimit().containsKey(r)) {
+                        has.add("limits." + r);
+                    }
+                }
+                for (String q : limits.quotaRequires()) {
+                    if (!has.contains(q)) {
+                        String r = q.contains(".") ? q.substring(q.indexOf('.') + 1) : q;
+                        String where = q.startsWith("limits.") ? "limits" : "requests";
+                        String defaults = where.equals("limits") ? "spec.limits.default." + r
+                                : "spec.limits.defaultRequest." + r;
+                        out.add(new PodSecurity.Violation("spec." + list + "[" + i + "].resources." + where + "." + r,
+                                "the isolation profile's quota counts " + q + " (spec.quota.hard[" + q + "]), so the "
+                                        + "host refuses a pod whose containers do not all have one, and the profile "
+                                        + "gives none by default; name a " + r + " " + (where.equals("limits")
+                                        ? "limit" : "request") + " here, or give the profile " + defaults));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     private static String problem(String resource, String what, String value, String max) {
         return "a " + resource + " " + what + " of " + value + " is more than the host's LimitRange lets one container "
                 + "have (" + max + ", the isolation profile's spec.limits.max." + resource + "), so the host would "

@@ -54,26 +54,50 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
      * @param max            the most a container's request or limit may be
      */
     public record ContainerLimits(Map<String, String> defaultRequest, Map<String, String> defaultLimit,
-                                  Map<String, String> max) {
-        /** No LimitRange: nothing filled in, nothing refused. */
-        public static final ContainerLimits NONE = new ContainerLimits(Map.of(), Map.of(), Map.of());
+                                  Map<String, String> max, Set<String> quotaRequires) {
+        /** No LimitRange and no quota: nothing filled in, nothing refused. */
+        public static final ContainerLimits NONE = new ContainerLimits(Map.of(), Map.of(), Map.of(), Set.of());
+        /**
+         * The quota resources every container must name when a ResourceQuota counts them ({@code validationSet} of
+         * the quota's pod evaluator).
+         */
+        public static final Set<String> COMPUTE = Set.of("cpu", "memory", "requests.cpu", "requests.memory",
+                "limits.cpu", "limits.memory");
 
+        /**
+         * @param quotaRequires the compute resources among {@link #COMPUTE} the host namespace's ResourceQuota
+         *                      counts: every container must have them, named or filled in from the defaults
+         */
         public ContainerLimits {
             defaultRequest = Map.copyOf(defaultRequest == null ? Map.of() : defaultRequest);
             defaultLimit = Map.copyOf(defaultLimit == null ? Map.of() : defaultLimit);
             max = Map.copyOf(max == null ? Map.of() : max);
+            quotaRequires = Collections.unmodifiableSortedSet(new TreeSet<>(quotaRequires == null ? Set.of()
+                    : quotaRequires));
         }
 
-        /** The limits a profile's {@code spec.limits} make, defaulted as the API server defaults the LimitRange. */
-        public static ContainerLimits of(io.tenantplane.model.IsolationProfile.Limits limits) {
+        /** Without a quota. */
+        public ContainerLimits(Map<String, String> defaultRequest, Map<String, String> defaultLimit,
+                               Map<String, String> max) {
+            this(defaultRequest, defaultLimit, max, Set.of());
+        }
+
+        /**
+         * The limits a profile's {@code spec.limits} make, defaulted as the API server defaults the LimitRange, and
+         * the compute resources its {@code spec.quota} counts.
+         */
+        public static ContainerLimits of(io.tenantplane.model.IsolationProfile.Limits limits,
+                                         io.tenantplane.model.IsolationProfile.Quota quota) {
+            Set<String> requires = new TreeSet<>(quota == null ? Set.of() : quota.hard().keySet());
+            requires.retainAll(COMPUTE);
             if (limits == null) {
-                return NONE;
+                return new ContainerLimits(Map.of(), Map.of(), Map.of(), requires);
             }
             Map<String, String> def = new TreeMap<>(limits.max());
             def.putAll(limits.defaultLimit());
             Map<String, String> req = new TreeMap<>(def);
             req.putAll(limits.defaultRequest());
-            return new ContainerLimits(req, def, limits.max());
+            return new ContainerLimits(req, def, limits.max(), requires);
         }
     }
 
@@ -273,7 +297,7 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         TransformOptions o = defaults()
                 .withEndpointAddresses(new EndpointAddresses(Set.of(), cidrs))
                 .withPodSecurity(PodSecurityLevel.parse(p.podSecurityLevel().value()))
-                .withContainerLimits(ContainerLimits.of(p.spec().limits()))
+                .withContainerLimits(ContainerLimits.of(p.spec().limits(), p.spec().quota()))
                 .withAllowedServiceTypes(p.spec().services().allowedTypes().stream()
                         .map(io.tenantplane.model.IsolationProfile.ServiceType::value)
                         .collect(java.util.stream.Collectors.toSet()));

@@ -25,6 +25,8 @@ public sealed interface TransformResult {
     String POD_SECURITY_VIOLATION = "PodSecurityViolation";
     /** Reason: a container asks for more than the host LimitRange (the isolation profile's limits) lets it have. */
     String CONTAINER_LIMITS_EXCEEDED = "ContainerLimitsExceeded";
+    /** Reason: a container lacks a request or limit the host's ResourceQuota counts, and no default gives it one. */
+    String RESOURCES_REQUIRED = "ResourcesRequired";
     /** Reason: a Service type the isolation profile does not allow. */
     String SERVICE_TYPE_NOT_ALLOWED = "ServiceTypeNotAllowed";
     /** Reason: a field that would reach outside the tenant (e.g. Service {@code externalIPs}). */

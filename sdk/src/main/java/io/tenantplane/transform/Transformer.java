@@ -413,6 +413,12 @@ public final class Transformer {
             return new TransformResult.Rejected(w.src, TransformResult.CONTAINER_LIMITS_EXCEEDED, v.fieldPath(),
                     v.fieldPath() + ": " + v.message());
         }
+        List<PodSecurity.Violation> lacking = ContainerLimitCheck.required(w.host, options.containerLimits());
+        if (!lacking.isEmpty()) {
+            PodSecurity.Violation v = lacking.get(0);
+            return new TransformResult.Rejected(w.src, TransformResult.RESOURCES_REQUIRED, v.fieldPath(),
+                    v.fieldPath() + ": " + v.message());
+        }
         JsonObject spec = Json.child(w.host, "spec");
         TransformResult classes = podClasses(w, spec);
         if (classes != null) {
@@ -1310,6 +1316,12 @@ public final class Transformer {
             if (!over.isEmpty()) {
                 PodSecurity.Violation v = over.get(0);
                 return new TransformResult.Rejected(w.src, TransformResult.CONTAINER_LIMITS_EXCEEDED, v.fieldPath(),
+                        v.fieldPath() + ": " + v.message() + " (after the SyncPolicy's patches)");
+            }
+            List<PodSecurity.Violation> lacking = ContainerLimitCheck.required(w.host, options.containerLimits());
+            if (!lacking.isEmpty()) {
+                PodSecurity.Violation v = lacking.get(0);
+                return new TransformResult.Rejected(w.src, TransformResult.RESOURCES_REQUIRED, v.fieldPath(),
                         v.fieldPath() + ": " + v.message() + " (after the SyncPolicy's patches)");
             }
         }

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * tenantplane refuses a tenant Pod for its containers' resources exactly when the host, whose namespace holds the
- * LimitRange the example IsolationProfile renders (defaults 100m/128Mi requested and 500m/512Mi limited, at most 2 cpu
- * and 4Gi), would refuse it: by LimitRanger's maximum (403) or, after LimitRanger filled in a default limit, by the
- * validation that requests stay within limits (422). The host is the in-process API server, which runs both.
+ * LimitRange and ResourceQuota an IsolationProfile renders, would refuse it: by LimitRanger's maximum (403), by the
+ * validation that requests stay within the limits LimitRanger filled in (422), or by the quota's demand that every
+ * container name what it counts (403). The host is the in-process API server, which runs all three.
  */
 class LimitRangeAgreementTest {
 
@@ -58,40 +58,78 @@ class LimitRangeAgreementTest {
 
     @Test
     void tenantplaneRefusesAPodsResourcesExactlyWhenTheHostsLimitRangeWould() throws Exception {
+        agreement(Manifests.read(EXAMPLE_PROFILE).get(0).object(), ROWS);
+    }
+
+    /**
+     * A profile whose quota counts cpu limits and memory requests while its limits give only a default cpu request:
+     * the host's quota admission refuses every pod whose containers do not name a cpu limit or a memory request
+     * ({@code must specify}); tenantplane refuses the same ones ({@code ResourcesRequired}).
+     */
+    @Test
+    void tenantplaneRefusesAPodExactlyWhenTheHostsQuotaWouldAskItForResources() throws Exception {
+        JsonObject profile = Manifests.read(EXAMPLE_PROFILE).get(0).object();
+        JsonObject spec = profile.getAsJsonObject("spec");
+        spec.add("limits", JsonParser.parseString("{\"defaultRequest\": {\"cpu\": \"100m\"}}"));
+        spec.add("quota", JsonParser.parseString("{\"hard\": {\"limits.cpu\": \"8\", \"requests.memory\": \"8Gi\", "
+                + "\"pods\": \"50\"}}"));
+        Map<String, String> rows = new LinkedHashMap<>();
+        rows.put("none", "{}");
+        rows.put("a cpu limit only", "{\"limits\": {\"cpu\": \"1\"}}");
+        rows.put("a memory request only", "{\"requests\": {\"memory\": \"256Mi\"}}");
+        rows.put("a cpu limit and a memory request", "{\"limits\": {\"cpu\": \"1\"}, \"requests\": {\"memory\": \"256Mi\"}}");
+        rows.put("a cpu limit and a memory limit", "{\"limits\": {\"cpu\": \"1\", \"memory\": \"1Gi\"}}");
+        rows.put("init: a cpu limit and a memory request", "{\"limits\": {\"cpu\": \"1\"}, \"requests\": {\"memory\": \"1Gi\"}}");
+        rows.put("init: none", "{}");
+        agreement(profile, rows);
+    }
+
+    /**
+     * Renders {@code profileJson}'s LimitRange and ResourceQuota into a namespace of a fresh server and asks it, with a
+     * dry run each (so the rows do not use up the quota), to admit a Pod with each row's container resources.
+     */
+    private static void agreement(JsonObject profileJson, Map<String, String> rows) throws Exception {
         TenantCluster tc = TenantCluster.fromJson(Manifests.read(EXAMPLE_TENANT).get(0).object()).orElseThrow();
-        IsolationProfile profile = IsolationProfile.fromJson(Manifests.read(EXAMPLE_PROFILE).get(0).object())
-                .orElseThrow();
+        IsolationProfile profile = IsolationProfile.fromJson(profileJson).orElseThrow();
+        assertEquals(List.of(), profile.validate());
         TransformOptions.ContainerLimits limits = TransformOptions.forProfile("dev", false, profile, null)
                 .containerLimits();
-        JsonObject limitRange = new IsolationRenderer().render(tc, profile).stream()
-                .filter(o -> "LimitRange".equals(Json.string(o, "kind"))).findFirst().orElseThrow();
-        String ns = Json.string(limitRange, "metadata", "namespace");
+        List<JsonObject> boundary = new IsolationRenderer().render(tc, profile).stream()
+                .filter(o -> List.of("LimitRange", "ResourceQuota").contains(Json.string(o, "kind"))).toList();
+        String ns = Json.string(boundary.get(0), "metadata", "namespace");
         HttpClient http = HttpClient.newHttpClient();
         List<String> disagreements = new ArrayList<>();
         int refused = 0;
         try (KubeApiServer server = KubeApiServer.builder().build().start()) {
             post(http, server.url() + "/api/v1/namespaces", JsonParser.parseString(
                     "{\"metadata\": {\"name\": \"" + ns + "\"}}").getAsJsonObject());
-            HttpResponse<String> lr = post(http, server.url() + "/api/v1/namespaces/" + ns + "/limitranges", limitRange);
-            assertEquals(201, lr.statusCode(), lr.body());
+            for (JsonObject o : boundary) {
+                String plural = Json.string(o, "kind").equals("LimitRange") ? "limitranges" : "resourcequotas";
+                HttpResponse<String> r = post(http, server.url() + "/api/v1/namespaces/" + ns + "/" + plural, o);
+                assertEquals(201, r.statusCode(), r.body());
+            }
             int n = 0;
-            for (Map.Entry<String, String> row : ROWS.entrySet()) {
+            for (Map.Entry<String, String> row : rows.entrySet()) {
                 boolean init = row.getKey().startsWith("init:");
                 JsonObject container = JsonParser.parseString("{\"name\": \"c\", \"image\": \"nginx\"}")
                         .getAsJsonObject();
                 container.add("resources", JsonParser.parseString(row.getValue()));
+                String app = "{\"name\": \"app\", \"image\": \"nginx\", \"resources\": {\"limits\": {\"cpu\": \"1\"}, "
+                        + "\"requests\": {\"memory\": \"64Mi\"}}}";
                 JsonObject pod = JsonParser.parseString("{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": "
-                        + "{\"name\": \"p" + n++ + "\"}, \"spec\": {\"containers\": [{\"name\": \"app\", \"image\": "
-                        + "\"nginx\"}]}}").getAsJsonObject();
+                        + "{\"name\": \"p" + n++ + "\"}, \"spec\": {\"containers\": [" + app + "]}}").getAsJsonObject();
                 if (init) {
                     container.addProperty("name", "init");
                     Json.child(pod, "spec").add("initContainers", JsonParser.parseString("[" + container + "]"));
                 } else {
                     Json.child(pod, "spec").add("containers", JsonParser.parseString("[" + container + "]"));
                 }
-                List<PodSecurity.Violation> violations = ContainerLimitCheck.check(pod, limits);
-                HttpResponse<String> r = post(http, server.url() + "/api/v1/namespaces/" + ns + "/pods", pod);
-                boolean serverRefuses = (r.statusCode() == 403 && r.body().contains("usage per Container"))
+                List<PodSecurity.Violation> violations = new ArrayList<>(ContainerLimitCheck.check(pod, limits));
+                violations.addAll(ContainerLimitCheck.required(pod, limits));
+                HttpResponse<String> r = post(http, server.url() + "/api/v1/namespaces/" + ns + "/pods?dryRun=All",
+                        pod);
+                boolean serverRefuses = (r.statusCode() == 403 && (r.body().contains("usage per Container")
+                        || r.body().contains("failed quota")))
                         || (r.statusCode() == 422 && r.body().contains("must be less than or equal to"));
                 if (!serverRefuses && r.statusCode() != 201) {
                     fail(row.getKey() + ": refused for another reason (" + r.statusCode() + "): " + r.body());
@@ -104,7 +142,7 @@ class LimitRangeAgreementTest {
             }
         }
         assertEquals(List.of(), disagreements);
-        assertTrue(refused >= 5 && refused <= ROWS.size() - 5, refused + " of " + ROWS.size() + " refused");
+        assertTrue(refused >= 2 && refused <= rows.size() - 2, refused + " of " + rows.size() + " refused");
     }
 
     /** The transform refuses such a pod in the plan, naming the field and the maximum, before anything is written. */
@@ -132,6 +170,34 @@ class LimitRangeAgreementTest {
         assertEquals("spec.containers[0].resources.limits.cpu", rejected.fieldPath());
         assertTrue(rejected.message().contains("a cpu limit of 4 is more than the host's LimitRange lets one container "
                 + "have (2, the isolation profile's spec.limits.max.cpu)"), rejected.message());
+    }
+
+    /** A quota that counts what the profile gives no default for refuses the pod in the plan, naming the field. */
+    @Test
+    void theTransformRefusesAPodLackingWhatTheQuotaCountsNamingTheFieldAndTheDefault() {
+        JsonObject json = Manifests.read(EXAMPLE_PROFILE).get(0).object();
+        json.getAsJsonObject("spec").remove("limits");
+        json.getAsJsonObject("spec").add("quota", JsonParser.parseString("{\"hard\": {\"limits.cpu\": \"8\"}}"));
+        IsolationProfile profile = IsolationProfile.fromJson(json).orElseThrow();
+        io.tenantplane.model.SyncPolicy policy = io.tenantplane.model.SyncPolicy.fromJson(
+                Manifests.read(Path.of("..", "examples", "yaml", "syncpolicy.yaml")).get(0).object()).orElseThrow();
+        Transformer t = new Transformer("dev", "team-dev", policy, TransformOptions.forProfile("dev", false, profile,
+                policy));
+        JsonObject pod = JsonParser.parseString("""
+                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"default","uid":"u1"},
+                 "spec":{"securityContext":{"runAsNonRoot":true,"seccompProfile":{"type":"RuntimeDefault"}},
+                   "automountServiceAccountToken":false,
+                   "containers":[{"name":"app","image":"nginx","resources":{"requests":{"cpu":"100m"}},
+                     "securityContext":{"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]}}}]}}""")
+                .getAsJsonObject();
+
+        TransformResult r = t.transform(pod);
+
+        TransformResult.Rejected rejected = org.junit.jupiter.api.Assertions.assertInstanceOf(
+                TransformResult.Rejected.class, r, r::toString);
+        assertEquals(TransformResult.RESOURCES_REQUIRED, rejected.reason());
+        assertEquals("spec.containers[0].resources.limits.cpu", rejected.fieldPath());
+        assertTrue(rejected.message().contains("give the profile spec.limits.default.cpu"), rejected.message());
     }
 
     private static HttpResponse<String> post(HttpClient http, String url, JsonObject body) throws Exception {
