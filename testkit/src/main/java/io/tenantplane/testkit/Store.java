@@ -1019,8 +1019,10 @@ final class Store {
             return List.of();
         }
         List<JsonObject> out = new ArrayList<>();
-        for (JsonObject o : storage(type).values()) {
-            if (ns.equals(namespaceOf(o)) && !Json.str(Json.meta(o), "name").equals(except)) {
+        // Keys are "<namespace>/<name>", and no namespace name holds '/': the namespace's objects sit between
+        // "<namespace>/" and "<namespace>0" ('0' follows '/').
+        for (JsonObject o : storage(type).subMap(ns + "/", ns + "0").values()) {
+            if (!Json.str(Json.meta(o), "name").equals(except)) {
                 out.add(o);
             }
         }
