@@ -113,17 +113,9 @@ public final class IsolationRenderer {
                     "automountServiceAccountToken", false));
         }
         out.addAll(networkPolicies(c));
-        IsolationProfile.Quota quota = c.spec().quota();
-        if (quota != null && !quota.hard().isEmpty()) {
-            out.add(obj("apiVersion", "v1", "kind", "ResourceQuota",
-                    "metadata", c.metadata(c.tenant + "-quota", c.tc.mode() == Mode.SHARED
-                            ? "quota of IsolationProfile " + c.profile.name() + " for host namespace " + c.host
-                            + "; a ResourceQuota counts everything in the namespace, so in shared mode its tenants "
-                            + "(and their control planes) share it"
-                            : "quota of IsolationProfile " + c.profile.name() + " for tenant " + c.tenant
-                            + "'s own host namespace"),
-                    "spec", obj("hard", quota.hard())));
-        }
+        // The LimitRange before the ResourceQuota: a quota on requests or limits makes the host refuse every pod
+        // that does not name them, and the LimitRange's defaults are what name them for pods that do not. Applied in
+        // this order, no pod meets the quota without the defaults, not even one created between the two writes.
         IsolationProfile.Limits limits = c.spec().limits();
         if (limits != null && !(limits.defaultRequest().isEmpty() && limits.defaultLimit().isEmpty()
                 && limits.max().isEmpty())) {
@@ -136,6 +128,17 @@ public final class IsolationRenderer {
                             + c.profile.name() + " for host namespace " + c.host
                             + (c.tc.mode() == Mode.SHARED ? " (namespace-wide: every pod there gets them)" : "")),
                     "spec", obj("limits", arr(item))));
+        }
+        IsolationProfile.Quota quota = c.spec().quota();
+        if (quota != null && !quota.hard().isEmpty()) {
+            out.add(obj("apiVersion", "v1", "kind", "ResourceQuota",
+                    "metadata", c.metadata(c.tenant + "-quota", c.tc.mode() == Mode.SHARED
+                            ? "quota of IsolationProfile " + c.profile.name() + " for host namespace " + c.host
+                            + "; a ResourceQuota counts everything in the namespace, so in shared mode its tenants "
+                            + "(and their control planes) share it"
+                            : "quota of IsolationProfile " + c.profile.name() + " for tenant " + c.tenant
+                            + "'s own host namespace"),
+                    "spec", obj("hard", quota.hard())));
         }
         return List.copyOf(out);
     }

@@ -44,6 +44,7 @@ class LoadSyncerIT {
         try (ReliabilityWorld w = ReliabilityWorld.start(tenants, objects / ReliabilityWorld.KINDS.size(), 21)) {
             long setupMillis = Duration.ofNanos(System.nanoTime() - setupStart).toMillis();
             AtomicLong failedWrites = new AtomicLong();
+            List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
             AtomicLong errors = new AtomicLong();
             AtomicLong conflicts = new AtomicLong();
             AtomicLong decisions = new AtomicLong();
@@ -53,8 +54,10 @@ class LoadSyncerIT {
                 @Override
                 public void decision(TenantKey tenant, Outcome outcome) {
                     decisions.incrementAndGet();
-                    if (outcome instanceof Outcome.Failed) {
+                    if (outcome instanceof Outcome.Failed f) {
                         failedWrites.incrementAndGet();
+                        failures.add(f.decision().kind() + " " + f.decision().host() + ": " + f.code() + " "
+                                + f.reason() + " " + f.message());
                     }
                     if (outcome.decision().action() == Action.ERROR) {
                         errors.incrementAndGet();
@@ -81,7 +84,7 @@ class LoadSyncerIT {
             long withoutSyncer = heapAfterGc();
             double perTenantMiB = (idleWithSyncer - withoutSyncer) / (1024.0 * 1024.0) / tenantCount;
 
-            assertEquals(0, failedWrites.get(), "no write failed");
+            assertEquals(0, failedWrites.get(), () -> "no write failed: " + failures);
             assertEquals(0, errors.get(), "no object was refused");
             assertEquals(1, conflicts.get(), "only the one name held by a foreign object is a conflict");
             // Object keys beyond the capacity become full passes over their tenants, at most one per tenant.
