@@ -30,53 +30,39 @@ final class ContainerLimitCheck {
         if (limits.max().isEmpty() && limits.defaultLimit().isEmpty()) {
             return out;
         }
-        JsonObject spec = Json.object(pod, "spec");
-        for (String list : LISTS) {
-            JsonElement e = spec == null ? null : spec.get(list);
-            if (e == null || !e.isJsonArray()) {
-                continue;
-            }
-            JsonArray containers = e.getAsJsonArray();
-            for (int i = 0; i < containers.size(); i++) {
-                if (!containers.get(i).isJsonObject()) {
+        eachContainer(pod, (path, requests, limitsSet) -> {
+            for (Map.Entry<String, String> max : limits.max().entrySet()) {
+                String r = max.getKey();
+                BigDecimal most = number(max.getValue());
+                String limit = Json.string(limitsSet, r);
+                String request = Json.string(requests, r);
+                if (most == null) {
                     continue;
                 }
-                JsonObject c = containers.get(i).getAsJsonObject();
-                JsonObject requests = Json.object(c, "resources", "requests");
-                JsonObject limitsSet = Json.object(c, "resources", "limits");
-                String path = "spec." + list + "[" + i + "].resources.";
-                for (Map.Entry<String, String> max : limits.max().entrySet()) {
-                    String r = max.getKey();
-                    BigDecimal most = number(max.getValue());
-                    String limit = Json.string(limitsSet, r);
-                    String request = Json.string(requests, r);
-                    if (most == null) {
-                        continue;
-                    }
-                    if (limit != null && above(limit, most)) {
-                        out.add(new PodSecurity.Violation(path + "limits." + r, problem(r, "limit", limit, max.getValue())));
-                    } else if (request != null && above(request, most)) {
-                        out.add(new PodSecurity.Violation(path + "requests." + r,
-                                problem(r, "request", request, max.getValue())));
-                    }
-                }
-                // A request above the default limit the container gets for naming none: the host's validation then
-                // refuses the pod (requests must not exceed limits, 422).
-                for (Map.Entry<String, String> def : limits.defaultLimit().entrySet()) {
-                    String r = def.getKey();
-                    String request = Json.string(requests, r);
-                    BigDecimal given = number(def.getValue());
-                    if (Json.string(limitsSet, r) == null && request != null && given != null && above(request, given)
-                            && out.stream().noneMatch(v -> v.fieldPath().equals(path + "requests." + r))) {
-                        out.add(new PodSecurity.Violation(path + "requests." + r, "a " + r + " request of " + request
-                                + " is more than the " + r + " limit of " + def.getValue() + " the host's LimitRange "
-                                + "gives a container that names none (the isolation profile's spec.limits.default."
-                                + r + "), so the host would refuse the pod; name a " + r + " limit of at least "
-                                + request + ", or lower the request"));
-                    }
+                if (limit != null && above(limit, most)) {
+                    out.add(new PodSecurity.Violation(path + "limits." + r,
+                            problem(r, "limit", limit, max.getValue())));
+                } else if (request != null && above(request, most)) {
+                    out.add(new PodSecurity.Violation(path + "requests." + r,
+                            problem(r, "request", request, max.getValue())));
                 }
             }
-        }
+            // A request above the default limit the container gets for naming none: the host's validation then
+            // refuses the pod (requests must not exceed limits, 422).
+            for (Map.Entry<String, String> def : limits.defaultLimit().entrySet()) {
+                String r = def.getKey();
+                String request = Json.string(requests, r);
+                BigDecimal given = number(def.getValue());
+                if (Json.string(limitsSet, r) == null && request != null && given != null && above(request, given)
+                        && out.stream().noneMatch(v -> v.fieldPath().equals(path + "requests." + r))) {
+                    out.add(new PodSecurity.Violation(path + "requests." + r, "a " + r + " request of " + request
+                            + " is more than the " + r + " limit of " + def.getValue() + " the host's LimitRange "
+                            + "gives a container that names none (the isolation profile's spec.limits.default."
+                            + r + "), so the host would refuse the pod; name a " + r + " limit of at least "
+                            + request + ", or lower the request"));
+                }
+            }
+        });
         return out;
     }
 
@@ -90,6 +76,43 @@ final class ContainerLimitCheck {
         if (limits.quotaRequires().isEmpty()) {
             return out;
         }
+        eachContainer(pod, (path, requests, limitsSet) -> {
+            java.util.Set<String> has = new java.util.TreeSet<>();
+            for (String r : List.of("cpu", "memory")) {
+                // A request: named, else the container's limit (SetDefaults_Pod), else the default request.
+                if (Json.string(requests, r) != null || Json.string(limitsSet, r) != null
+                        || limits.defaultRequest().containsKey(r)) {
+                    has.add(r);
+                    has.add("requests." + r);
+                }
+                if (Json.string(limitsSet, r) != null || limits.defaultLimit().containsKey(r)) {
+                    has.add("limits." + r);
+                }
+            }
+            for (String q : limits.quotaRequires()) {
+                if (!has.contains(q)) {
+                    String r = q.contains(".") ? q.substring(q.indexOf('.') + 1) : q;
+                    String where = q.startsWith("limits.") ? "limits" : "requests";
+                    String defaults = where.equals("limits") ? "spec.limits.default." + r
+                            : "spec.limits.defaultRequest." + r;
+                    out.add(new PodSecurity.Violation(path + where + "." + r,
+                            "the isolation profile's quota counts " + q + " (spec.quota.hard[" + q + "]), so the "
+                                    + "host refuses a pod whose containers do not all have one, and the profile "
+                                    + "gives none by default; name a " + r + " " + (where.equals("limits")
+                                    ? "limit" : "request") + " here, or give the profile " + defaults));
+                }
+            }
+        });
+        return out;
+    }
+
+    /** What a check reads of one container: its field path prefix ({@code spec.containers[0].resources.}). */
+    private interface ContainerResources {
+        void accept(String path, JsonObject requests, JsonObject limits);
+    }
+
+    /** Each container and init container of {@code pod} with its requests and limits (null when it names none). */
+    private static void eachContainer(JsonObject pod, ContainerResources visit) {
         JsonObject spec = Json.object(pod, "spec");
         for (String list : LISTS) {
             JsonElement e = spec == null ? null : spec.get(list);
@@ -98,40 +121,13 @@ final class ContainerLimitCheck {
             }
             JsonArray containers = e.getAsJsonArray();
             for (int i = 0; i < containers.size(); i++) {
-                if (!containers.get(i).isJsonObject()) {
-                    continue;
-                }
-                JsonObject c = containers.get(i).getAsJsonObject();
-                JsonObject requests = Json.object(c, "resources", "requests");
-                JsonObject limitsSet = Json.object(c, "resources", "limits");
-                java.util.Set<String> has = new java.util.TreeSet<>();
-                for (String r : List.of("cpu", "memory")) {
-                    // A request: named, else the container's limit (SetDefaults_Pod), else the default request.
-                    if (Json.string(requests, r) != null || Json.string(limitsSet, r) != null
-                            || limits.defaultRequest().containsKey(r)) {
-                        has.add(r);
-                        has.add("requests." + r);
-                    }
-                    if (Json.string(limitsSet, r) != null || limits.defaultLimit().containsKey(r)) {
-                        has.add("limits." + r);
-                    }
-                }
-                for (String q : limits.quotaRequires()) {
-                    if (!has.contains(q)) {
-                        String r = q.contains(".") ? q.substring(q.indexOf('.') + 1) : q;
-                        String where = q.startsWith("limits.") ? "limits" : "requests";
-                        String defaults = where.equals("limits") ? "spec.limits.default." + r
-                                : "spec.limits.defaultRequest." + r;
-                        out.add(new PodSecurity.Violation("spec." + list + "[" + i + "].resources." + where + "." + r,
-                                "the isolation profile's quota counts " + q + " (spec.quota.hard[" + q + "]), so the "
-                                        + "host refuses a pod whose containers do not all have one, and the profile "
-                                        + "gives none by default; name a " + r + " " + (where.equals("limits")
-                                        ? "limit" : "request") + " here, or give the profile " + defaults));
-                    }
+                if (containers.get(i).isJsonObject()) {
+                    JsonObject c = containers.get(i).getAsJsonObject();
+                    visit.accept("spec." + list + "[" + i + "].resources.", Json.object(c, "resources", "requests"),
+                            Json.object(c, "resources", "limits"));
                 }
             }
         }
-        return out;
     }
 
     private static String problem(String resource, String what, String value, String max) {

@@ -69,7 +69,7 @@ final class PodSecurityAdmission {
     private static LevelVersion mode(JsonObject labels, String mode, Level whenUnparsable) {
         Level level = Level.PRIVILEGED;
         int minor = LATEST;
-        String l = labels == null ? null : Json.str(labels, PREFIX + mode);
+        String l = Json.str(labels, PREFIX + mode);
         if (l != null) {
             level = switch (l) {
                 case "privileged" -> Level.PRIVILEGED;
@@ -78,7 +78,7 @@ final class PodSecurityAdmission {
                 default -> whenUnparsable;
             };
         }
-        String v = labels == null ? null : Json.str(labels, PREFIX + mode + "-version");
+        String v = Json.str(labels, PREFIX + mode + "-version");
         if (v != null && !v.equals("latest")) {
             Matcher m = VERSION.matcher(v);
             if (m.matches()) {
@@ -299,7 +299,10 @@ final class PodSecurityAdmission {
 
     // --- the checks, one per file of policy/ ---
 
-    /** {@code check_appArmorProfile.go}: types RuntimeDefault or Localhost; beta annotations runtime/default, localhost/*. */
+    /**
+     * {@code check_appArmorProfile.go}: types RuntimeDefault or Localhost; beta annotations runtime/default and
+     * localhost/*.
+     */
     private static Result appArmorProfile(JsonObject meta, JsonObject spec) {
         List<String> badSetters = new ArrayList<>();
         TreeSet<String> badValues = new TreeSet<>();
@@ -321,7 +324,7 @@ final class PodSecurityAdmission {
         }
         List<String> values = new ArrayList<>(badValues);
         TreeSet<String> annotations = new TreeSet<>();
-        JsonObject a = meta == null ? null : Json.obj(meta, "annotations");
+        JsonObject a = Json.obj(meta, "annotations");
         if (a != null) {
             for (Map.Entry<String, JsonElement> e : a.entrySet()) {
                 String value = e.getValue().isJsonPrimitive() ? e.getValue().getAsString() : "";
@@ -364,7 +367,7 @@ final class PodSecurityAdmission {
         visitContainers(spec, (c, sc) -> {
             boolean valid = true;
             for (JsonElement p : array(c, "ports")) {
-                JsonElement hp = Json.asObject(p) == null ? null : Json.asObject(p).get("hostPort");
+                JsonElement hp = Json.asObject(p).get("hostPort");
                 if (hp != null && hp.isJsonPrimitive() && hp.getAsJsonPrimitive().isNumber() && hp.getAsLong() != 0) {
                     valid = false;
                     ports.add(Long.toString(hp.getAsLong()));
@@ -432,7 +435,7 @@ final class PodSecurityAdmission {
         List<String> bad = new ArrayList<>();
         TreeSet<String> types = new TreeSet<>();
         visitContainers(spec, (c, sc) -> {
-            String pm = sc == null ? null : Json.str(sc, "procMount");
+            String pm = Json.str(sc, "procMount");
             if (pm != null && !pm.equals("Default")) {
                 bad.add(name(c));
                 types.add(pm);
@@ -442,7 +445,10 @@ final class PodSecurityAdmission {
                 + " must not set securityContext.procMount to " + joinQuote(new ArrayList<>(types)));
     }
 
-    /** {@code check_seLinuxOptions.go}: type empty, container_t, container_init_t or container_kvm_t; no user, no role. */
+    /**
+     * {@code check_seLinuxOptions.go}: type empty, container_t, container_init_t or container_kvm_t; no user, no
+     * role.
+     */
     private static Result seLinuxOptions(JsonObject spec) {
         Set<String> allowed = Set.of("", "container_t", "container_init_t", "container_kvm_t");
         List<String> badSetters = new ArrayList<>();
@@ -516,7 +522,7 @@ final class PodSecurityAdmission {
         List<String> setters = new ArrayList<>();
         List<String> bad = new ArrayList<>();
         visitContainers(spec, (c, sc) -> {
-            if (isTrue(Json.obj(sc, "windowsOptions") == null ? null : Json.obj(sc, "windowsOptions").get("hostProcess"))) {
+            if (isTrue(Json.at(sc, "windowsOptions.hostProcess"))) {
                 bad.add(name(c));
             }
         });
@@ -558,7 +564,7 @@ final class PodSecurityAdmission {
     private static Result hostPathVolumes(JsonObject spec) {
         List<String> bad = new ArrayList<>();
         for (JsonElement v : array(spec, "volumes")) {
-            if (Json.asObject(v) != null && Json.asObject(v).has("hostPath")) {
+            if (Json.asObject(v).has("hostPath")) {
                 bad.add(Json.str(Json.asObject(v), "name"));
             }
         }
@@ -627,7 +633,7 @@ final class PodSecurityAdmission {
     private static Result allowPrivilegeEscalation(JsonObject spec) {
         List<String> bad = new ArrayList<>();
         visitContainers(spec, (c, sc) -> {
-            JsonElement ape = sc == null ? null : sc.get("allowPrivilegeEscalation");
+            JsonElement ape = Json.at(sc, "allowPrivilegeEscalation");
             if (!isFalse(ape)) {
                 bad.add(name(c));
             }
@@ -697,7 +703,7 @@ final class PodSecurityAdmission {
         TreeSet<String> types = new TreeSet<>();
         for (JsonElement e : array(spec, "volumes")) {
             JsonObject v = Json.asObject(e);
-            if (v == null || v.keySet().stream().anyMatch(allowed::contains)) {
+            if (v.keySet().stream().anyMatch(allowed::contains)) {
                 continue;
             }
             bad.add(Json.str(v, "name"));
@@ -715,8 +721,7 @@ final class PodSecurityAdmission {
     /** {@code check_runAsNonRoot.go}. */
     private static Result runAsNonRoot(JsonObject spec) {
         List<String> badSetters = new ArrayList<>();
-        JsonElement podValue = Json.obj(spec, "securityContext") == null ? null
-                : Json.obj(spec, "securityContext").get("runAsNonRoot");
+        JsonElement podValue = Json.at(spec, "securityContext.runAsNonRoot");
         boolean podNonRoot = false;
         if (podValue != null && !podValue.isJsonNull()) {
             if (isFalse(podValue)) {
@@ -729,7 +734,7 @@ final class PodSecurityAdmission {
         List<String> explicit = new ArrayList<>();
         List<String> implicit = new ArrayList<>();
         visitContainers(spec, (c, sc) -> {
-            JsonElement v = sc == null ? null : sc.get("runAsNonRoot");
+            JsonElement v = Json.at(sc, "runAsNonRoot");
             if (v != null && !v.isJsonNull()) {
                 if (isFalse(v)) {
                     explicit.add(name(c));
@@ -755,12 +760,12 @@ final class PodSecurityAdmission {
     /** {@code check_runAsUser.go} (1.23+). */
     private static Result runAsUser(JsonObject spec) {
         List<String> badSetters = new ArrayList<>();
-        if (isZero(Json.obj(spec, "securityContext") == null ? null : Json.obj(spec, "securityContext").get("runAsUser"))) {
+        if (isZero(Json.at(spec, "securityContext.runAsUser"))) {
             badSetters.add("pod");
         }
         List<String> bad = new ArrayList<>();
         visitContainers(spec, (c, sc) -> {
-            if (isZero(sc == null ? null : sc.get("runAsUser"))) {
+            if (isZero(Json.at(sc, "runAsUser"))) {
                 bad.add(name(c));
             }
         });
@@ -778,9 +783,7 @@ final class PodSecurityAdmission {
         for (String list : List.of("initContainers", "containers", "ephemeralContainers")) {
             for (JsonElement e : array(spec, list)) {
                 JsonObject c = Json.asObject(e);
-                if (c != null) {
-                    visitor.accept(c, Json.obj(c, "securityContext"));
-                }
+                visitor.accept(c, Json.obj(c, "securityContext"));
             }
         }
     }
@@ -803,7 +806,7 @@ final class PodSecurityAdmission {
     }
 
     private static JsonArray array(JsonObject o, String key) {
-        JsonArray a = o == null ? null : Json.arr(o, key);
+        JsonArray a = Json.arr(o, key);
         return a == null ? new JsonArray() : a;
     }
 

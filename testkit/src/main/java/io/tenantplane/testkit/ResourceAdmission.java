@@ -211,15 +211,13 @@ final class ResourceAdmission {
             Quantity enforced = min.getValue();
             Quantity rq = req.get(r);
             Quantity lq = lim.get(r);
+            String head = "minimum " + r + " usage per " + limitType + " is " + enforced.canonical();
             if (rq == null) {
-                errs.add("minimum " + r + " usage per " + limitType + " is " + enforced.canonical()
-                        + ".  No request is specified");
+                errs.add(head + ".  No request is specified");
             } else if (rq.compareTo(enforced) < 0) {
-                errs.add("minimum " + r + " usage per " + limitType + " is " + enforced.canonical() + ", but request is "
-                        + rq.canonical());
+                errs.add(head + ", but request is " + rq.canonical());
             } else if (lq != null && lq.compareTo(enforced) < 0) {
-                errs.add("minimum " + r + " usage per " + limitType + " is " + enforced.canonical() + ", but limit is "
-                        + lq.canonical());
+                errs.add(head + ", but limit is " + lq.canonical());
             }
         }
         for (Map.Entry<String, Quantity> max : quantities(Json.obj(item, "max")).entrySet()) {
@@ -227,15 +225,13 @@ final class ResourceAdmission {
             Quantity enforced = max.getValue();
             Quantity rq = req.get(r);
             Quantity lq = lim.get(r);
+            String head = "maximum " + r + " usage per " + limitType + " is " + enforced.canonical();
             if (lq == null) {
-                errs.add("maximum " + r + " usage per " + limitType + " is " + enforced.canonical()
-                        + ".  No limit is specified");
+                errs.add(head + ".  No limit is specified");
             } else if (lq.compareTo(enforced) > 0) {
-                errs.add("maximum " + r + " usage per " + limitType + " is " + enforced.canonical() + ", but limit is "
-                        + lq.canonical());
+                errs.add(head + ", but limit is " + lq.canonical());
             } else if (rq != null && rq.compareTo(enforced) > 0) {
-                errs.add("maximum " + r + " usage per " + limitType + " is " + enforced.canonical()
-                        + ", but request is " + rq.canonical());
+                errs.add(head + ", but request is " + rq.canonical());
             }
         }
         for (Map.Entry<String, Quantity> ratio : quantities(Json.obj(item, "maxLimitRequestRatio")).entrySet()) {

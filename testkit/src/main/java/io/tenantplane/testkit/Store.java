@@ -235,7 +235,7 @@ final class Store {
                 // fills serviceAccountName before the ServiceAccount plugin looks at it).
                 KindRules.podSpecDefaults(Json.child(o, "spec"));
                 ResourceAdmission.podRequestsFromLimits(Json.child(o, "spec"));
-                ResourceAdmission.limitRangerAdmit(o, inNamespace(registry.find("", "v1", "limitranges"), ns, null));
+                ResourceAdmission.limitRangerAdmit(o, core("limitranges", ns));
                 admitPriority(t, o, name);
                 admitServiceAccount(t, o, name, ns);
             }
@@ -277,13 +277,11 @@ final class Store {
                 throw ApiError.invalid(t, name, causes);
             }
             if (t.is("", "pods")) {
-                ResourceAdmission.limitRangerValidate(t, name, o, inNamespace(registry.find("", "v1", "limitranges"), ns, null));
+                ResourceAdmission.limitRangerValidate(t, name, o, core("limitranges", ns));
             }
             admitPodSecurity(t, ns, name, o, null, opts);
             if (ns != null && !storage(t).containsKey(key(t, ns, name))) {
-                String created = name;
-                ResourceAdmission.quota(t, name, o, null, inNamespace(registry.find("", "v1", "resourcequotas"), ns, null),
-                        () -> inNamespace(t, ns, created));
+                admitQuota(t, ns, name, o, null);
             }
             TreeMap<String, JsonObject> objects = storage(t);
             while (objects.containsKey(key(t, ns, name))) {
@@ -590,9 +588,7 @@ final class Store {
         if (!statusOnly) {
             admitPodSecurity(t, namespaceOf(current), name, candidate, current, opts);
             if (t.is("", "services") || t.is("", "persistentvolumeclaims")) {
-                String ns = namespaceOf(current);
-                ResourceAdmission.quota(t, name, candidate, current, inNamespace(registry.find("", "v1", "resourcequotas"), ns, null),
-                        () -> inNamespace(t, ns, name));
+                admitQuota(t, namespaceOf(current), name, candidate, current);
             }
         }
         JsonObject m = Json.meta(candidate);
@@ -1000,8 +996,8 @@ final class Store {
         }
         if (t.is("", "namespaces")) {
             String nsName = Json.str(Json.meta(o), "name");
-            PodSecurityAdmission.admitNamespace(t, nsName, o, old, old == null ? List.of()
-                    : inNamespace(registry.find("", "v1", "pods"), nsName, null), opts.warnings());
+            PodSecurityAdmission.admitNamespace(t, nsName, o, old, old == null ? List.of() : core("pods", nsName),
+                    opts.warnings());
             return;
         }
         JsonObject namespace = ns == null ? null : namespaces().get(ns);
@@ -1011,6 +1007,16 @@ final class Store {
             PodSecurityAdmission.admitController(namespace, PodSecurityAdmission.template(t.plural(), o),
                     opts.warnings());
         }
+    }
+
+    /** ResourceQuota admission of an object of {@code t} created ({@code old} null) or updated in {@code ns}. */
+    private void admitQuota(ResourceType t, String ns, String name, JsonObject o, JsonObject old) {
+        ResourceAdmission.quota(t, name, o, old, core("resourcequotas", ns), () -> inNamespace(t, ns, name));
+    }
+
+    /** The stored objects of a core/v1 resource in a namespace. */
+    private List<JsonObject> core(String plural, String ns) {
+        return inNamespace(registry.find("", "v1", plural), ns, null);
     }
 
     /** The stored objects of a resource in a namespace, but the one named {@code except}. */
