@@ -201,15 +201,15 @@ class ProvisionIT {
         JsonObject claim = older.getAsJsonObject("spec").getAsJsonArray("volumeClaimTemplates").get(0)
                 .getAsJsonObject();
         Json.child(claim, "spec", "resources", "requests").addProperty("storage", "1Gi");
+        // The rendered set's pod goes with it (the host's garbage collector); the older set's StatefulSet controller
+        // makes its own.
+        assertTrue(Live.eventually(java.time.Duration.ofSeconds(10), () -> live.hostKube.get("Pod", live.namespace,
+                name + "-0").isEmpty()), "the rendered set's pod is collected");
         JsonObject sts = live.hostKube.create(older);
-        JsonObject pod = live.hostKube.create(Kube.json("""
-                {"apiVersion":"v1","kind":"Pod","metadata":{"name":"dev-control-plane-0","namespace":"%s",
-                  "ownerReferences":[{"apiVersion":"apps/v1","kind":"StatefulSet","name":"%s","uid":"%s",
-                    "controller":true,"blockOwnerDeletion":true}]},
-                 "spec":{"securityContext":{"runAsNonRoot":true,"seccompProfile":{"type":"RuntimeDefault"}},
-                  "containers":[{"name":"k3s","image":"rancher/k3s","securityContext":{
-                   "allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]}}}]}}"""
-                .formatted(live.namespace, name, Json.string(sts, "metadata", "uid"))));
+        String olderUid = Json.string(sts, "metadata", "uid");
+        assertTrue(Live.eventually(java.time.Duration.ofSeconds(10), () -> live.hostKube.get("Pod", live.namespace,
+                name + "-0").map(p -> p.toString().contains(olderUid)).orElse(false)), "the older set runs its pod");
+        JsonObject pod = live.hostKube.require("Pod", live.namespace, name + "-0");
 
         ProvisionReport r = plane.ensure(tenantCluster("dev"));
         Decision replaced = r.outcomes().stream().map(o -> o.decision())
@@ -290,6 +290,45 @@ class ProvisionIT {
         }
         assertTrue(live.hostKube.get("Secret", live.namespace, "dev-dns-kubeconfig").isEmpty());
         assertTrue(live.hostKube.get("Service", live.namespace, dns).isPresent(), "the foreign Service stays");
+    }
+
+    /**
+     * On a host that runs a StatefulSet controller (the simulated one, as a real host runs kube-controller-manager's),
+     * the control plane's StatefulSet makes its pod and data claim in the tenant's namespace, under the namespace's
+     * Pod Security level, LimitRange and ResourceQuota, and the tenant becomes Ready from that pod's readiness alone,
+     * with no test writing the StatefulSet's status. Removal then leaves neither the pod nor the claim, which the
+     * StatefulSet keeps ({@code whenDeleted: Retain}) and tenantplane deletes.
+     */
+    @Test
+    @Tag(Live.HOOKS)
+    void theHostsStatefulSetControllerRunsTheControlPlaneAndRemovalLeavesNoClaimBehind() {
+        live.close();
+        live = Live.simulated(io.tenantplane.testkit.Simulation.builder().nodes(1).build());
+        plane = live.plane();
+        assertTrue(provision("dev").succeeded());
+        assertTrue(Live.eventually(Duration.ofSeconds(20), () -> live.hostKube.get("Pod", live.namespace,
+                "dev-control-plane-0").map(p -> "Running".equals(Json.string(p, "status", "phase"))).orElse(false)),
+                () -> "the host's StatefulSet controller runs the control plane's pod; events: " + live.hostKube
+                        .list("Event", live.namespace, null).stream().map(e -> Json.string(e, "message")).toList());
+        JsonObject pod = live.hostKube.require("Pod", live.namespace, "dev-control-plane-0");
+        assertEquals("dev-control-plane-headless", Json.string(pod, "spec", "subdomain"));
+        assertEquals("0", Json.labels(pod).get("apps.kubernetes.io/pod-index"));
+        JsonObject claim = live.hostKube.require("PersistentVolumeClaim", live.namespace, "data-dev-control-plane-0");
+        assertEquals("dev", Json.labels(claim).get("tenantplane.io/tenant"), "the claim carries the tenant's labels");
+        assertTrue(Live.eventually(Duration.ofSeconds(20), () -> {
+            plane.ensure(live.key("dev"));
+            return "Ready".equals(Json.string(tc("dev"), "status", "phase"));
+        }), () -> "Ready from the pod's readiness: " + tc("dev").get("status"));
+
+        live.hostKube.delete("TenantCluster", live.namespace, "dev");
+        ProvisionReport removed = plane.ensure(live.key("dev"));
+        assertTrue(removed.gone(), removed.outcomes()::toString);
+        assertTrue(removed.outcomes().stream().anyMatch(o -> o.decision().kind().equals("PersistentVolumeClaim")
+                && o.decision().action() == Action.DELETE), removed.outcomes()::toString);
+        assertTrue(live.hostKube.get("PersistentVolumeClaim", live.namespace, "data-dev-control-plane-0").isEmpty(),
+                "the data claim is removed with the tenant");
+        assertTrue(Live.eventually(Duration.ofSeconds(20), () -> live.hostKube.get("Pod", live.namespace,
+                "dev-control-plane-0").isEmpty()), "the host's garbage collector removes the pod of the deleted set");
     }
 
     @Test

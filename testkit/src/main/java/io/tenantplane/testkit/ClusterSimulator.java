@@ -26,6 +26,7 @@ import java.util.function.BooleanSupplier;
  *       delete with grace 0 and a uid precondition, as {@code pkg/kubelet/status/status_manager.go} does;</li>
  *   <li>the scheduler: an unbound pod of {@code default-scheduler} is bound to a node whose labels match its
  *       {@code nodeSelector}, round robin;</li>
+ *   <li>the StatefulSet controller ({@link StatefulSetController});</li>
  *   <li>the ReplicaSet and Deployment controllers ({@code pkg/controller/replicaset}, {@code pkg/controller/deployment}),
  *       simplified: a changed template gets a new ReplicaSet named by the pod-template hash, which is scaled up
  *       at once; the old ones go to zero when the new one is ready;</li>
@@ -54,6 +55,7 @@ final class ClusterSimulator implements AutoCloseable {
     private final Store.WriteOptions opts = Store.WriteOptions.defaults();
 
     private final ContainerLogs logs;
+    private final StatefulSetController statefulSets;
     /**
      * The nodes this simulator registered. A node's simulation label is not proof: a tenant's node mirror copies its
      * host node's labels, and the tenant's own server must not take the mirror for a node it runs.
@@ -68,6 +70,7 @@ final class ClusterSimulator implements AutoCloseable {
         this.clock = clock;
         this.config = config;
         this.paused = paused;
+        this.statefulSets = new StatefulSetController(store, registry, clock);
     }
 
     void start() {
@@ -112,6 +115,7 @@ final class ClusterSimulator implements AutoCloseable {
         if (config.controllers()) {
             deployments();
             replicaSets();
+            statefulSets.sync();
             garbageCollect();
         }
         pods();

@@ -83,6 +83,8 @@ final class Registry {
                 .withCategories(all1));
         list.add(ResourceType.builtin("apps", "v1", "statefulsets", "StatefulSet", true, true, List.of("sts"))
                 .withCategories(all1));
+        list.add(ResourceType.builtin("apps", "v1", "controllerrevisions", "ControllerRevision", true, false,
+                List.of()));
         list.add(ResourceType.builtin("apps", "v1", "daemonsets", "DaemonSet", true, true, List.of("ds"))
                 .withCategories(all1));
         list.add(ResourceType.builtin("apps", "v1", "replicasets", "ReplicaSet", true, true, List.of("rs"))

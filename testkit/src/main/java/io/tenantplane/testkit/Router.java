@@ -21,6 +21,9 @@ import java.util.function.Supplier;
 /** The one HTTP handler: parses a Kubernetes API path, applies faults, serves it from the store, logs it. */
 final class Router implements HttpHandler {
     private static final long DEFAULT_WATCH_TIMEOUT_MILLIS = Duration.ofMinutes(30).toMillis();
+    /** The kinds with a {@code scale} subresource, as group/plural. */
+    private static final java.util.Set<String> SCALABLE = java.util.Set.of("apps/deployments", "apps/statefulsets",
+            "apps/replicasets");
     private static final String MERGE_PATCH_TYPES = "application/json-patch+json, application/merge-patch+json";
 
     /** A parsed request. For non-resource paths {@code type} is null and {@code resource} is empty. */
@@ -201,7 +204,8 @@ final class Router implements HttpHandler {
                 && !(sub.equals("binding") && type.is("", "pods"))
                 && !(sub.equals("token") && type.is("", "serviceaccounts"))
                 && !(sub.equals("log") && type.is("", "pods"))
-                && !(sub.equals("ephemeralcontainers") && type.is("", "pods"))) {
+                && !(sub.equals("ephemeralcontainers") && type.is("", "pods"))
+                && !(sub.equals("scale") && SCALABLE.contains(type.group() + "/" + type.plural()))) {
             throw ApiError.pathNotFound();
         }
         boolean watch = legacyWatch || "true".equals(query.get("watch")) || "1".equals(query.get("watch"));
@@ -291,6 +295,17 @@ final class Router implements HttpHandler {
                 Thread.currentThread().interrupt();
                 throw new IOException("interrupted", e);
             }
+        }
+        if ("scale".equals(r.subresource())) {
+            // autoscaling/v1 Scale of a workload: get, update and patch (kubectl scale patches it).
+            return switch (r.verb()) {
+                case "get" -> send(ex, 200, store.scale(t, r.namespace(), r.name()), List.of());
+                case "update" -> send(ex, 200, store.updateScale(t, r.namespace(), r.name(), null, Json.parse(body),
+                        opts), opts.warnings());
+                case "patch" -> send(ex, 200, store.updateScale(t, r.namespace(), r.name(), patchType(ex, t),
+                        Json.parse(body), opts), opts.warnings());
+                default -> throw ApiError.methodNotAllowed();
+            };
         }
         if (ephemeral) {
             // pods/ephemeralcontainers: get, update and patch (kubectl debug patches it), nothing else.

@@ -13,6 +13,42 @@ final class Selectors {
     }
 
     /**
+     * A {@code metav1.LabelSelector} in its query-string form, as {@code LabelSelectorAsSelector(s).String()} writes
+     * it: the requirements sorted by key, values sorted, {@code k=v}, {@code k in (a,b)}, {@code k notin (a,b)},
+     * {@code k}, {@code !k}; empty for an empty or absent selector.
+     */
+    static String format(JsonObject selector) {
+        if (selector == null) {
+            return "";
+        }
+        List<String[]> requirements = new ArrayList<>();
+        JsonObject matchLabels = Json.obj(selector, "matchLabels");
+        if (matchLabels != null) {
+            matchLabels.entrySet().forEach(e -> requirements.add(new String[] {e.getKey(),
+                    e.getKey() + "=" + e.getValue().getAsString()}));
+        }
+        com.google.gson.JsonArray expressions = Json.arr(selector, "matchExpressions");
+        for (JsonElement e : expressions == null ? new com.google.gson.JsonArray() : expressions) {
+            JsonObject x = e.getAsJsonObject();
+            String key = Json.str(x, "key");
+            List<String> values = new ArrayList<>();
+            com.google.gson.JsonArray vs = Json.arr(x, "values");
+            for (JsonElement v : vs == null ? new com.google.gson.JsonArray() : vs) {
+                values.add(v.getAsString());
+            }
+            values.sort(null);
+            requirements.add(new String[] {key, switch (String.valueOf(Json.str(x, "operator"))) {
+                case "In" -> key + " in (" + String.join(",", values) + ")";
+                case "NotIn" -> key + " notin (" + String.join(",", values) + ")";
+                case "DoesNotExist" -> "!" + key;
+                default -> key;
+            }});
+        }
+        requirements.sort(java.util.Comparator.comparing(r -> r[0]));
+        return String.join(",", requirements.stream().map(r -> r[1]).toList());
+    }
+
+    /**
      * Parses {@code a=b,c!=d,e in (x,y),f notin (z),g,!h}; {@code ==} means {@code =}.
      *
      * @return a predicate over an object's {@code metadata.labels} (null means no labels)

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * What a {@link KubeApiServer} simulates of a cluster's other components, in the spirit of KWOK (Kubernetes
- * WithOut Kubelet, {@code kubernetes-sigs/kwok}): nodes with a kubelet each, a scheduler, the ReplicaSet and
- * Deployment controllers and the garbage collector. Switch it on per server with
+ * WithOut Kubelet, {@code kubernetes-sigs/kwok}): nodes with a kubelet each, a scheduler, the StatefulSet,
+ * ReplicaSet and Deployment controllers and the garbage collector. Switch it on per server with
  * {@link KubeApiServer.Builder#simulate(Simulation)}.
  *
  * <p>The simulated kubelet moves a bound pod Pending → Running and Ready after {@link Builder#startDelay} (with
@@ -106,7 +106,9 @@ public final class Simulation {
             return this;
         }
 
-        /** Whether the ReplicaSet and Deployment controllers and the garbage collector run. Default true. */
+        /**
+         * Whether the StatefulSet, ReplicaSet and Deployment controllers and the garbage collector run. Default true.
+         */
         public Builder controllers(boolean on) {
             this.controllers = on;
             return this;

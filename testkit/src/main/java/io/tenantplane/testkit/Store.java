@@ -335,6 +335,77 @@ final class Store {
     }
 
     /**
+     * The {@code scale} subresource of a Deployment, StatefulSet or ReplicaSet, as an {@code autoscaling/v1} Scale
+     * ({@code scaleFromStatefulSet} and its siblings in {@code pkg/registry/apps/statefulset/storage/storage.go} and the deployment and replicaset ones):
+     * {@code spec.replicas}, {@code status.replicas} and the selector as a label-selector string.
+     */
+    JsonObject scale(ResourceType t, String ns, String name) {
+        lock.lock();
+        try {
+            return scaleOf(present(t, must(t, ns, name)));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Writes a Scale ({@code patchType} null for an update): only {@code spec.replicas} of the object changes, at
+     * the Scale's {@code resourceVersion} when it names one; a negative count is refused as {@code ValidateScale}
+     * refuses it.
+     */
+    JsonObject updateScale(ResourceType t, String ns, String name, String patchType, JsonElement body,
+                           WriteOptions opts) {
+        lock.lock();
+        try {
+            JsonObject current = must(t, ns, name);
+            JsonObject scale = scaleOf(present(t, current));
+            JsonElement next = patchType == null ? body : switch (patchType) {
+                case "json" -> Patches.jsonPatch(scale.deepCopy(), body);
+                case "merge", "strategic" -> Patches.mergePatch(scale.deepCopy(), body);
+                default -> throw ApiError.unsupportedMediaType("application/apply-patch+yaml", "application/json-patch"
+                        + "+json, application/merge-patch+json, application/strategic-merge-patch+json");
+            };
+            if (!next.isJsonObject()) {
+                throw ApiError.badRequest("a Scale must be a JSON object");
+            }
+            JsonObject wanted = next.getAsJsonObject();
+            JsonElement replicas = Json.obj(wanted, "spec") == null ? null : Json.obj(wanted, "spec").get("replicas");
+            if (replicas == null || !replicas.isJsonPrimitive() || !replicas.getAsJsonPrimitive().isNumber()) {
+                throw ApiError.invalid("autoscaling", "Scale", name, List.of(ApiError.Cause.required("spec.replicas")));
+            }
+            if (replicas.getAsLong() < 0) {
+                throw ApiError.invalid("autoscaling", "Scale", name, List.of(ApiError.Cause.invalid("spec.replicas",
+                        replicas.toString(), "must be greater than or equal to 0")));
+            }
+            String version = Json.str(Json.meta(wanted), "resourceVersion");
+            if (version != null && !version.isEmpty() && !version.equals(Json.str(Json.meta(current),
+                    "resourceVersion"))) {
+                throw ApiError.staleResourceVersion(t, name);
+            }
+            JsonObject object = present(t, current).deepCopy();
+            Json.child(object, "spec").addProperty("replicas", replicas.getAsLong());
+            return scaleOf(replace(t, current, object, false, opts));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static JsonObject scaleOf(JsonObject o) {
+        JsonObject m = Json.meta(o);
+        JsonObject spec = Json.obj(o, "spec");
+        JsonObject status = Json.obj(o, "status");
+        long replicas = spec != null && spec.has("replicas") ? spec.get("replicas").getAsLong() : 0;
+        long current = status != null && status.has("replicas") ? status.get("replicas").getAsLong() : 0;
+        return Json.object("kind", "Scale", "apiVersion", "autoscaling/v1",
+                "metadata", Json.object("name", Json.str(m, "name"), "namespace", Json.str(m, "namespace"),
+                        "uid", Json.str(m, "uid"), "resourceVersion", Json.str(m, "resourceVersion"),
+                        "creationTimestamp", Json.str(m, "creationTimestamp")),
+                "spec", Json.object("replicas", replicas),
+                "status", Json.object("replicas", current, "selector",
+                        Selectors.format(spec == null ? null : Json.obj(spec, "selector"))));
+    }
+
+    /**
      * The update's precondition: a {@code resourceVersion} the request names must be the stored one (else Conflict);
      * one it leaves out is allowed for built-in kinds and refused for custom ones ({@code AllowUnconditionalUpdate}).
      */
