@@ -69,6 +69,7 @@ final class Provisioner {
     private static final ResourceKind NAMESPACES = kind("v1", "Namespace");
     private static final ResourceKind SECRETS = kind("v1", "Secret");
     private static final ResourceKind PODS = kind("v1", "Pod");
+    private static final ResourceKind EVENTS = kind("v1", "Event");
     /** Kinds the renderers produce in a namespace; removal lists them by the tenant's labels. */
     private static final List<String> RENDERED_KINDS = List.of("StatefulSet", "PodDisruptionBudget", "Service",
             "Secret", "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange",
@@ -605,8 +606,50 @@ final class Provisioner {
             return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.TRUE, "ReplicasReady",
                     ready + " of " + want + " control plane replicas are ready.", generation);
         }
+        String counted = ready + " of " + want + " control plane replicas are ready";
+        String refusal = Json.number(sts.get(), 0, "status", "replicas") < want ? refusal(sts.get()) : null;
+        if (refusal != null) {
+            return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "PodRefused", counted
+                    + ": the host refused to create a control plane pod (" + refusal + "). Give the tenant's "
+                    + "namespace room for it, or change what refuses it; the StatefulSet controller tries again.",
+                    generation);
+        }
         return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "ReplicasNotReady",
-                ready + " of " + want + " control plane replicas are ready.", generation);
+                counted + ".", generation);
+    }
+
+    /**
+     * Why the host's StatefulSet controller cannot make a pod of {@code sts}: the message of the newest
+     * {@code FailedCreate} Event it wrote on the set (quota, Pod Security, LimitRanger, ...), or null when there is
+     * none or the Events cannot be read. Asked only while the set has fewer pods than it wants, so an old refusal of
+     * a pod that exists since is never reported.
+     */
+    private String refusal(JsonObject sts) {
+        String uid = Json.string(sts, "metadata", "uid");
+        if (uid == null) {
+            return null;
+        }
+        List<JsonObject> events;
+        try {
+            events = reader.listWhere(EVENTS, Json.string(sts, "metadata", "namespace"), "involvedObject.uid=" + uid
+                    + ",reason=FailedCreate");
+        } catch (io.tenantplane.errors.ReadFailedException e) {
+            // The message is an aid; without it the condition still says how many replicas are ready.
+            return null;
+        }
+        return events.stream().max(java.util.Comparator.comparing(Provisioner::lastSeen))
+                .map(e -> Json.string(e, "message")).orElse(null);
+    }
+
+    /** When an Event was last seen: its series, its eventTime or its lastTimestamp (RFC 3339 strings sort as time). */
+    private static String lastSeen(JsonObject event) {
+        for (String[] path : new String[][] {{"series", "lastObservedTime"}, {"lastTimestamp"}, {"eventTime"}}) {
+            String at = Json.string(event, path);
+            if (at != null) {
+                return at;
+            }
+        }
+        return "";
     }
 
     static Condition isolationApplied(List<Outcome> isolation, Long generation) {

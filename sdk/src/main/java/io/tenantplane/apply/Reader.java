@@ -54,7 +54,15 @@ public final class Reader {
      * @param labelSelector null for no selector
      */
     public List<JsonObject> list(ResourceKind kind, String namespace, String labelSelector) {
-        return list(kind, namespace, labelSelector, false);
+        return list(kind, namespace, labelSelector, null, false);
+    }
+
+    /**
+     * Every object of {@code kind} in {@code namespace} that {@code fieldSelector} selects ({@code
+     * involvedObject.uid=...,reason=...}: only the fields the server indexes for the kind).
+     */
+    public List<JsonObject> listWhere(ResourceKind kind, String namespace, String fieldSelector) {
+        return list(kind, namespace, null, fieldSelector, false);
     }
 
     /**
@@ -62,10 +70,11 @@ public final class Reader {
      * exist (yet, or any more).
      */
     public List<JsonObject> listIfNamespaceExists(ResourceKind kind, String namespace) {
-        return list(kind, namespace, null, namespace != null);
+        return list(kind, namespace, null, null, namespace != null);
     }
 
-    private List<JsonObject> list(ResourceKind kind, String namespace, String labelSelector, boolean absentIsEmpty) {
+    private List<JsonObject> list(ResourceKind kind, String namespace, String labelSelector, String fieldSelector,
+                                  boolean absentIsEmpty) {
         List<JsonObject> items = new ArrayList<>();
         String cont = null;
         do {
@@ -76,6 +85,9 @@ public final class Reader {
             }
             if (labelSelector != null) {
                 q.put("labelSelector", labelSelector);
+            }
+            if (fieldSelector != null) {
+                q.put("fieldSelector", fieldSelector);
             }
             Rest.Reply a = call(kind.collectionPath(namespace), q);
             if (a.code() == 404 && absentIsEmpty) {

@@ -331,6 +331,42 @@ class ProvisionIT {
                 "dev-control-plane-0").isEmpty()), "the host's garbage collector removes the pod of the deleted set");
     }
 
+    /**
+     * A host namespace whose quota has no room for the control plane's pod: the host's StatefulSet controller cannot
+     * make it and says why in a FailedCreate Event; the TenantCluster's conditions carry that reason instead of a bare
+     * count, and the tenant becomes Ready once the quota makes room.
+     */
+    @Test
+    @Tag(Live.HOOKS)
+    void aControlPlanePodTheHostRefusesIsNamedWithTheHostsReasonInTheConditions() {
+        live.close();
+        live = Live.simulated(io.tenantplane.testkit.Simulation.builder().nodes(1).build());
+        plane = live.plane();
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"platform-pods","namespace":"%s"},
+                 "spec":{"hard":{"pods":"0"}}}""".formatted(live.namespace)));
+        assertTrue(provision("dev").succeeded());
+        assertTrue(Live.eventually(Duration.ofSeconds(20), () -> {
+            plane.ensure(live.key("dev"));
+            return "PodRefused".equals(Json.string(conditions(tc("dev")).get("ControlPlaneReady"), "reason"));
+        }), () -> "the refusal is named: " + tc("dev").get("status"));
+        Map<String, JsonObject> c = conditions(tc("dev"));
+        String message = Json.string(c.get("ControlPlaneReady"), "message");
+        assertTrue(message.startsWith("0 of 1 control plane replicas are ready: the host refused to create a control "
+                + "plane pod (create Pod dev-control-plane-0 in StatefulSet dev-control-plane failed error: pods "
+                + "\"dev-control-plane-0\" is forbidden: exceeded quota: platform-pods"), message);
+        assertEquals("ControlPlaneNotReady", Json.string(c.get("Ready"), "reason"));
+        assertEquals(message, Json.string(c.get("Ready"), "message"), "Ready says why, too");
+
+        live.hostKube.delete("ResourceQuota", live.namespace, "platform-pods");
+        assertTrue(Live.eventually(Duration.ofSeconds(20), () -> {
+            plane.ensure(live.key("dev"));
+            return "Ready".equals(Json.string(tc("dev"), "status", "phase"));
+        }), () -> "Ready once the quota makes room: " + tc("dev").get("status"));
+        assertEquals("ReplicasReady", Json.string(conditions(tc("dev")).get("ControlPlaneReady"), "reason"),
+                "the old refusal is not reported once the pod exists");
+    }
+
     @Test
     void deletingATenantClusterRemovesExactlyWhatWasCreatedForItAndThenItsFinalizer() {
         provision("dev");
