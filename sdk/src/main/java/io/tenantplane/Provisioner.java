@@ -179,6 +179,9 @@ final class Provisioner {
                 }
             }
         }
+        if (problems.isEmpty() && profile != null) {
+            problems.addAll(BoundaryFit.problems(tc, profile, render(tc, profile)));
+        }
         return new Resolved(policy, profile, List.copyOf(problems));
     }
 

@@ -164,7 +164,23 @@ public final class TenantPlane {
      */
     public List<Problem> validate(Collection<io.tenantplane.model.LoadedObject> objects) {
         Objects.requireNonNull(objects, "objects");
-        return io.tenantplane.model.CustomResources.from(objects).problems();
+        Parsed<io.tenantplane.model.CustomResources> parsed =
+                io.tenantplane.model.CustomResources.from(objects);
+        List<Problem> out = new java.util.ArrayList<>(parsed.problems());
+        if (out.isEmpty() && parsed instanceof Parsed.Ok<io.tenantplane.model.CustomResources> ok) {
+            // The tenant's own pods against the boundary its profile draws: only for inputs that are valid otherwise.
+            for (TenantCluster tc : ok.value().tenantClusters()) {
+                ok.value().isolationProfileFor(tc).ifPresent(ip -> {
+                    TenantCluster place = Placement.of(tc).cluster();
+                    String file = objects.stream().filter(o -> IsolationProfile.KIND.equals(o.kind())
+                            && Objects.equals(ip.name(), o.name()) && Objects.equals(tc.namespace(), o.namespace()))
+                            .map(io.tenantplane.model.LoadedObject::describe).findFirst().orElse(null);
+                    BoundaryFit.problems(place, ip, Provisioner.render(place, ip)).forEach(p -> out.add(
+                            file == null ? p : p.withSource(file)));
+                });
+            }
+        }
+        return List.copyOf(out);
     }
 
     /**
@@ -172,12 +188,19 @@ public final class TenantPlane {
      * ResourceQuota, LimitRange, namespace labels, workload ServiceAccount) and the control plane (StatefulSet,
      * Services, Secret, RBAC), in the order they are applied.
      *
-     * @throws io.tenantplane.model.InvalidResourceException listing every problem when either object is invalid
+     * @throws io.tenantplane.model.InvalidResourceException listing every problem when either object is invalid, or
+     *         when the profile's LimitRange or quota would refuse the tenant's own control plane or DNS pods
      */
     public List<JsonObject> render(TenantCluster tenantCluster, IsolationProfile profile) {
         Objects.requireNonNull(tenantCluster, "tenantCluster");
         Objects.requireNonNull(profile, "profile");
-        return Provisioner.render(tenantCluster, profile);
+        List<JsonObject> rendered = Provisioner.render(tenantCluster, profile);
+        List<Problem> misfits = BoundaryFit.problems(tenantCluster, profile, rendered);
+        if (!misfits.isEmpty()) {
+            throw new io.tenantplane.model.InvalidResourceException("TenantCluster " + tenantCluster.id()
+                    + " does not fit in IsolationProfile " + profile.name(), misfits);
+        }
+        return rendered;
     }
 
     /** The decisions a pass would make for {@code request}, without any cluster. */

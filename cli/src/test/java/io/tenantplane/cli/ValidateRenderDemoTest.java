@@ -31,6 +31,19 @@ class ValidateRenderDemoTest {
     }
 
     @Test
+    void validateAndRenderNameAProfileWhoseQuotaHasNoRoomForTheTenantsOwnPods() {
+        String dir = Cli.fixture("no-room");
+        Cli.Result r = Cli.run("validate", "-f", dir);
+        assertEquals(2, r.code(), r::toString);
+        assertTrue(r.out().contains("isolationprofile.yaml (IsolationProfile team-dev/restricted): "
+                + "spec.quota.hard[pods]: 2 leaves no room for what tenantplane runs for tenant dev in namespace "
+                + "team-dev, which needs 3 (StatefulSet dev-control-plane ×1, Deployment dev-dns ×2)"), r::toString);
+        Cli.Result rendered = Cli.run("render", "-f", dir);
+        assertEquals(2, rendered.code(), rendered::toString);
+        assertTrue(rendered.err().contains("spec.quota.hard[pods]"), rendered::toString);
+    }
+
+    @Test
     void validateReportsAnUnreadableFileAndStillChecksTheOthers() {
         Cli.Result r = Cli.run("validate", "-f", Cli.fixture("malformed.yaml"), "-f", Cli.fixture("invalid-name"),
                 "-o", "json");

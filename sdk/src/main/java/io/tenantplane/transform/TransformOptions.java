@@ -76,6 +76,22 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
                     : quotaRequires));
         }
 
+        /**
+         * What the host's LimitRanger and quota admission would refuse of a pod (or a pod template: an object with a
+         * pod {@code spec}) under these limits, each at the container's field ({@code
+         * spec.containers[0].resources.limits.cpu}) with why and the fix.
+         */
+        public java.util.List<io.tenantplane.model.Problem> refusals(com.google.gson.JsonObject pod) {
+            java.util.List<io.tenantplane.model.Problem> out = new java.util.ArrayList<>();
+            for (PodSecurity.Violation v : ContainerLimitCheck.check(pod, this)) {
+                out.add(io.tenantplane.model.Problem.of(v.fieldPath(), v.message()));
+            }
+            for (PodSecurity.Violation v : ContainerLimitCheck.required(pod, this)) {
+                out.add(io.tenantplane.model.Problem.of(v.fieldPath(), v.message()));
+            }
+            return out;
+        }
+
         /** Without a quota. */
         public ContainerLimits(Map<String, String> defaultRequest, Map<String, String> defaultLimit,
                                Map<String, String> max) {

@@ -73,7 +73,16 @@ class FullPassReadsIT {
             for (int i = 0; i < 3; i++) {
                 ProvisionReport p = plane.ensure(key);
                 plane.converge(p.context());
+                if (i == 0) {
+                    // A converged tenant's control plane runs: the host's StatefulSet controller (which this host
+                    // does not run) reports its replica created and ready.
+                    JsonObject sts = live.hostKube.require("StatefulSet", live.namespace, "dev-control-plane");
+                    sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}"));
+                    live.hostKube.updateStatus(sts);
+                }
             }
+            assertEquals("Ready", io.tenantplane.json.Json.string(live.hostKube.require("TenantCluster",
+                    live.namespace, "dev"), "status", "phase"), "the tenant is Ready before the pass is counted");
             assertTrue(plane.observer().flush(Duration.ofSeconds(10)), "the Events of the passes before");
             host.requests().reset();
             live.tenantServer("dev").requests().reset();

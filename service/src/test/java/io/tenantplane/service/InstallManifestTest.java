@@ -252,6 +252,8 @@ class InstallManifestTest {
             grant(expected, "", r, List.of("get", "create"));
         }
         grant(expected, "events.k8s.io", "events", List.of("create", "get", "update"));
+        // The host StatefulSet controller's FailedCreate Events on a control plane that lacks pods (PodRefused).
+        grant(expected, "", "events", List.of("list"));
         grant(expected, "authentication.k8s.io", "tokenreviews", List.of("create"));
         grant(expected, "authorization.k8s.io", "subjectaccessreviews", List.of("create"));
 

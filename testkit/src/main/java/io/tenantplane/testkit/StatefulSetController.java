@@ -75,7 +75,7 @@ final class StatefulSetController {
 
     /** One sync of every StatefulSet. */
     void sync() {
-        for (JsonObject set : list(type("apps", "statefulsets"), null)) {
+        for (JsonObject set : list(type("apps", "statefulsets"), null, null)) {
             try {
                 sync(set);
             } catch (ApiError e) {
@@ -554,10 +554,11 @@ final class StatefulSetController {
         JsonObject m = Json.meta(set);
         String ns = Json.str(m, "namespace");
         String uid = Json.str(m, "uid");
-        java.util.function.Predicate<JsonObject> selected = Selectors.labels(Selectors.format(
-                Json.obj(Json.obj(set, "spec"), "selector")));
+        String selector = Selectors.format(Json.obj(Json.obj(set, "spec"), "selector"));
+        java.util.function.Predicate<JsonObject> selected = Selectors.labels(selector);
         List<JsonObject> out = new ArrayList<>();
-        for (JsonObject o : list(t, ns)) {
+        // Listed by the selector: a set's own pods and revisions carry its template's labels, which match it.
+        for (JsonObject o : list(t, ns, selector)) {
             JsonObject om = Json.meta(o);
             String controller = controller(o);
             if (uid.equals(controller)) {
@@ -585,9 +586,9 @@ final class StatefulSetController {
         return "";
     }
 
-    private List<JsonObject> list(ResourceType t, String ns) {
+    private List<JsonObject> list(ResourceType t, String ns, String labelSelector) {
         List<JsonObject> out = new ArrayList<>();
-        store.list(t, ns, null, null, 0, null).items().forEach(o -> out.add(o.deepCopy()));
+        store.list(t, ns, labelSelector, null, 0, null).items().forEach(o -> out.add(o.deepCopy()));
         return out;
     }
 

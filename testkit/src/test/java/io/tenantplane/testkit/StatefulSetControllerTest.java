@@ -207,6 +207,20 @@ class StatefulSetControllerTest {
         }
     }
 
+    /** A settled set is left alone: no status write without a change (upstream's inconsistentStatus). */
+    @Test
+    void aSettledSetIsNotWrittenAgain() throws Exception {
+        try (KubeApiServer server = server(Simulation.defaults())) {
+            Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
+            kubectl.run("apply", "-f", write("db.yaml", statefulSet("db", "postgres:16", 2, "OrderedReady"))).ok();
+            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            Thread.sleep(200);
+            String version = server.resourceVersion();
+            Thread.sleep(500);
+            assertEquals(version, server.resourceVersion(), "nothing is written while nothing changes");
+        }
+    }
+
     @Test
     void anOrdinalFollowsOnlyTheSetsOwnName() {
         assertEquals(12, StatefulSetController.ordinal("db", pod("db-12")));
