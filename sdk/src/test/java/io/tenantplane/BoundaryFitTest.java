@@ -88,12 +88,9 @@ class BoundaryFitTest {
     @MethodSource("cases")
     void theTenantsOwnPodsFitTheBoundaryOrTheProfileFieldIsNamed(String name, Consumer<JsonObject> profileChange,
             Consumer<JsonObject> tenantChange, String field, String message) {
-        JsonObject p = example("isolationprofile.yaml");
-        profileChange.accept(p);
-        JsonObject t = example("tenantcluster.yaml");
-        tenantChange.accept(t);
-        TenantCluster tc = TenantCluster.fromJson(t).orElseThrow();
-        IsolationProfile profile = IsolationProfile.fromJson(p).orElseThrow();
+        Pair pair = Pair.of(profileChange, tenantChange);
+        TenantCluster tc = pair.tc();
+        IsolationProfile profile = pair.profile();
         assertEquals(List.of(), profile.validate(), "the profile itself is valid");
         List<Problem> problems = BoundaryFit.problems(tc, profile, Provisioner.render(tc, profile));
         if (field == null) {
@@ -118,13 +115,8 @@ class BoundaryFitTest {
     @MethodSource("cases")
     void theHostRefusesTheTenantsOwnPodsExactlyWhenTheCheckSaysSo(String name, Consumer<JsonObject> profileChange,
             Consumer<JsonObject> tenantChange, String field, String message) throws Exception {
-        JsonObject p = example("isolationprofile.yaml");
-        profileChange.accept(p);
-        JsonObject t = example("tenantcluster.yaml");
-        tenantChange.accept(t);
-        TenantCluster tc = TenantCluster.fromJson(t).orElseThrow();
-        IsolationProfile profile = IsolationProfile.fromJson(p).orElseThrow();
-        List<JsonObject> rendered = Provisioner.render(tc, profile);
+        Pair pair = Pair.of(profileChange, tenantChange);
+        List<JsonObject> rendered = Provisioner.render(pair.tc(), pair.profile());
         long wanted = rendered.stream().filter(o -> List.of("StatefulSet", "Deployment").contains(
                 Json.string(o, "kind"))).mapToLong(o -> Json.number(o, 1, "spec", "replicas")).sum();
         HttpClient http = HttpClient.newHttpClient();
@@ -201,6 +193,17 @@ class BoundaryFitTest {
                 .build().render(TenantCluster.fromJson(example("tenantcluster.yaml")).orElseThrow(),
                         IsolationProfile.fromJson(p).orElseThrow()));
         assertEquals("spec.quota.hard[pods]", e.problems().get(0).field());
+    }
+
+    /** The quickstart's TenantCluster and profile, each changed as a case says. */
+    private record Pair(TenantCluster tc, IsolationProfile profile) {
+        static Pair of(Consumer<JsonObject> profileChange, Consumer<JsonObject> tenantChange) {
+            JsonObject p = example("isolationprofile.yaml");
+            profileChange.accept(p);
+            JsonObject t = example("tenantcluster.yaml");
+            tenantChange.accept(t);
+            return new Pair(TenantCluster.fromJson(t).orElseThrow(), IsolationProfile.fromJson(p).orElseThrow());
+        }
     }
 
     private static Consumer<JsonObject> quota(String resource, String value) {

@@ -3,6 +3,7 @@ package io.tenantplane.testkit;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import java.util.function.BooleanSupplier;
  *   <li>the scheduler: an unbound pod of {@code default-scheduler} is bound to a node whose labels match its
  *       {@code nodeSelector}, round robin;</li>
  *   <li>the StatefulSet controller ({@link StatefulSetController});</li>
+ *   <li>the ResourceQuota controller: {@code status.hard} and {@code status.used} of each quota without scopes;</li>
  *   <li>the ReplicaSet and Deployment controllers ({@code pkg/controller/replicaset}, {@code pkg/controller/deployment}),
  *       simplified: a changed template gets a new ReplicaSet named by the pod-template hash, which is scaled up
  *       at once; the old ones go to zero when the new one is ready;</li>
@@ -116,6 +118,7 @@ final class ClusterSimulator implements AutoCloseable {
             deployments();
             replicaSets();
             statefulSets.sync();
+            resourceQuotas();
             garbageCollect();
         }
         pods();
@@ -559,6 +562,85 @@ final class ClusterSimulator implements AutoCloseable {
         return out.toString();
     }
 
+    // ---- resource quota controller ----
+
+    /**
+     * The ResourceQuota controller ({@code pkg/controller/resourcequota/resource_quota_controller.go},
+     * {@code syncResourceQuota}): each quota's {@code status.hard} is its {@code spec.hard} and {@code status.used}
+     * what the namespace's objects use of each hard resource, counted by the same evaluators as the admission
+     * ({@link ResourceAdmission#usage}); written only when it changes. Quotas with scopes or a scope selector are left
+     * alone (their usage is not computed here).
+     */
+    private void resourceQuotas() {
+        ResourceType quotas = type("", "resourcequotas");
+        Map<String, Map<String, BigDecimal>> usedByNamespace = new HashMap<>();
+        for (JsonObject q : list(quotas, null, null, null)) {
+            JsonObject m = Json.meta(q);
+            JsonObject spec = Json.obj(q, "spec");
+            JsonObject hard = spec == null ? null : Json.obj(spec, "hard");
+            if (hard == null || m.has("deletionTimestamp") || Json.arr(spec, "scopes") != null
+                    || Json.obj(spec, "scopeSelector") != null) {
+                continue;
+            }
+            String ns = Json.str(m, "namespace");
+            Map<String, BigDecimal> usage = new HashMap<>();
+            for (ResourceType t : countedBy(hard.keySet())) {
+                usage.putAll(usedByNamespace.computeIfAbsent(ns + "/" + t.group() + "/" + t.plural(),
+                        k -> typeUsage(t, ns)));
+            }
+            JsonObject used = new JsonObject();
+            for (Map.Entry<String, JsonElement> h : hard.entrySet()) {
+                String value = h.getValue().getAsString();
+                boolean binary = Quantity.isQuantity(value) && Quantity.parse(value).binary();
+                used.addProperty(h.getKey(), Quantity.canonical(usage.getOrDefault(h.getKey(), BigDecimal.ZERO),
+                        binary));
+            }
+            JsonObject status = Json.object("hard", hard.deepCopy(), "used", used);
+            if (!Json.same(status, Json.obj(q, "status"))) {
+                q.add("status", status);
+                store.update(quotas, ns, Json.str(m, "name"), q, true, opts);
+            }
+        }
+    }
+
+    /** What the objects of {@code t} in {@code ns} use, by quota resource name (read, never changed). */
+    private Map<String, BigDecimal> typeUsage(ResourceType t, String ns) {
+        Map<String, BigDecimal> out = new HashMap<>();
+        for (JsonObject o : store.list(t, ns, null, null, 0, null).items()) {
+            ResourceAdmission.usage(t, o).forEach((k, v) -> out.merge(k, v, BigDecimal::add));
+        }
+        return out;
+    }
+
+    /** The kinds whose objects the quota resources {@code names} count. */
+    private java.util.Collection<ResourceType> countedBy(Set<String> names) {
+        Map<String, ResourceType> out = new HashMap<>();
+        for (String r : names) {
+            String plural;
+            String group = "";
+            if (r.startsWith("count/")) {
+                String[] parts = r.substring("count/".length()).split("\\.", 2);
+                plural = parts[0];
+                group = parts.length > 1 ? parts[1] : "";
+            } else if (r.equals("services.nodeports") || r.equals("services.loadbalancers")) {
+                plural = "services";
+            } else if (r.equals("requests.storage") || r.endsWith(".storageclass.storage.k8s.io/requests.storage")) {
+                plural = "persistentvolumeclaims";
+            } else if (List.of("pods", "services", "configmaps", "secrets", "persistentvolumeclaims",
+                    "resourcequotas", "replicationcontrollers").contains(r)) {
+                plural = r;
+            } else {
+                plural = "pods";  // cpu, memory, requests.*, limits.*: compute of pods
+            }
+            for (ResourceType t : registry.all()) {
+                if (t.namespaced() && t.plural().equals(plural) && t.group().equals(group)) {
+                    out.putIfAbsent(group + "/" + plural, t);
+                }
+            }
+        }
+        return out.values();
+    }
+
     // ---- garbage collector ----
 
     private void garbageCollect() {
@@ -659,17 +741,7 @@ final class ClusterSimulator implements AutoCloseable {
     }
 
     private static boolean isReady(JsonObject pod) {
-        JsonArray conditions = Json.arr(Json.obj(pod, "status"), "conditions");
-        if (conditions == null) {
-            return false;
-        }
-        for (JsonElement c : conditions) {
-            JsonObject o = c.getAsJsonObject();
-            if ("Ready".equals(Json.str(o, "type")) && "True".equals(Json.str(o, "status"))) {
-                return true;
-            }
-        }
-        return false;
+        return StatefulSetController.readySince(pod) != null;
     }
 
     private static int intOf(JsonObject o, String key) {

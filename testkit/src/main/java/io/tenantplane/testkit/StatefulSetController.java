@@ -515,7 +515,8 @@ final class StatefulSetController {
         return minReadySeconds == 0 || !since.plus(Duration.ofSeconds(minReadySeconds)).isAfter(clock.instant());
     }
 
-    private static Instant readySince(JsonObject pod) {
+    /** When the pod's Ready condition turned True, or null while it is not ready. */
+    static Instant readySince(JsonObject pod) {
         JsonArray conditions = Json.arr(Json.obj(pod, "status"), "conditions");
         if (conditions == null) {
             return null;
@@ -524,7 +525,11 @@ final class StatefulSetController {
             JsonObject o = c.getAsJsonObject();
             if ("Ready".equals(Json.str(o, "type")) && "True".equals(Json.str(o, "status"))) {
                 String at = Json.str(o, "lastTransitionTime");
-                return at == null ? Instant.EPOCH : Instant.parse(at);
+                try {
+                    return at == null ? Instant.EPOCH : Instant.parse(at);
+                } catch (java.time.format.DateTimeParseException e) {
+                    return Instant.EPOCH;
+                }
             }
         }
         return null;

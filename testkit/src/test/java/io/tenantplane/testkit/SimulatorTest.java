@@ -165,6 +165,70 @@ class SimulatorTest {
         }
     }
 
+    /** What {@code kubectl describe quota} shows: the quota controller keeps status.hard and status.used. */
+    @Test
+    void theQuotaControllerKeepsEachQuotasUsageAsKubectlDescribeShowsIt() throws Exception {
+        try (KubeApiServer server = server(Simulation.defaults())) {
+            Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
+            Path file = dir.resolve("quota.yaml");
+            Files.writeString(file, """
+                    apiVersion: v1
+                    kind: ResourceQuota
+                    metadata:
+                      name: q
+                    spec:
+                      hard:
+                        pods: "5"
+                        requests.cpu: "2"
+                        requests.memory: 1Gi
+                        services: "3"
+                        count/deployments.apps: "2"
+                    """);
+            kubectl.run("apply", "-f", file.toString()).ok();
+            Files.writeString(file, deploymentYaml("nginx:1.27").replace("""
+                          - name: app
+                            image: nginx:1.27
+                    """, """
+                          - name: app
+                            image: nginx:1.27
+                            resources:
+                              requests: {cpu: 100m, memory: 64Mi}
+                    """));
+            kubectl.run("apply", "-f", file.toString()).ok();
+            kubectl.run("rollout", "status", "deployment/web", "--timeout=30s").ok();
+            CoreV1Api core = new CoreV1Api(Clients.client(server));
+            await("usage counted", WAIT, () -> {
+                try {
+                    var status = core.readNamespacedResourceQuota("q", "default").execute().getStatus();
+                    return status != null && status.getUsed() != null
+                            && "3".equals(status.getUsed().get("pods").toSuffixedString());
+                } catch (ApiException e) {
+                    return false;
+                }
+            });
+            var status = core.readNamespacedResourceQuota("q", "default").execute().getStatus();
+            assertEquals("300m", status.getUsed().get("requests.cpu").toSuffixedString());
+            assertEquals("192Mi", status.getUsed().get("requests.memory").toSuffixedString());
+            assertEquals(Integer.toString(core.listNamespacedService("default").execute().getItems().size()),
+                    status.getUsed().get("services").toSuffixedString());
+            assertEquals("1", status.getUsed().get("count/deployments.apps").toSuffixedString());
+            assertEquals(status.getHard().keySet(), status.getUsed().keySet(), "used names exactly the hard resources");
+            String described = kubectl.run("describe", "quota", "q").ok().out();
+            assertTrue(described.lines().anyMatch(l -> l.matches("pods\\s+3\\s+5")), described);
+            assertTrue(described.lines().anyMatch(l -> l.matches("requests.memory\\s+192Mi\\s+1Gi")), described);
+
+            kubectl.run("scale", "deployment/web", "--replicas=1").ok();
+            await("usage goes down", WAIT, () -> {
+                try {
+                    return "100m".equals(core.readNamespacedResourceQuota("q", "default").execute().getStatus()
+                            .getUsed().get("requests.cpu").toSuffixedString());
+                } catch (ApiException e) {
+                    return false;
+                }
+            });
+        }
+    }
+
     @Test
     void aNamespaceWithRunningPodsIsDeletedCompletely() throws Exception {
         try (KubeApiServer server = server(Simulation.defaults())) {
