@@ -28,7 +28,7 @@ import java.util.function.BooleanSupplier;
  *   <li>the scheduler: an unbound pod of {@code default-scheduler} is bound to a node whose labels match its
  *       {@code nodeSelector}, round robin;</li>
  *   <li>the StatefulSet controller ({@link StatefulSetController});</li>
- *   <li>the ResourceQuota controller: {@code status.hard} and {@code status.used} of each quota without scopes;</li>
+ *   <li>the ResourceQuota controller: {@code status.hard} and {@code status.used} of each quota;</li>
  *   <li>the ReplicaSet and Deployment controllers ({@code pkg/controller/replicaset}, {@code pkg/controller/deployment}),
  *       simplified: a changed template gets a new ReplicaSet named by the pod-template hash, which is scaled up
  *       at once; the old ones go to zero when the new one is ready;</li>
@@ -568,8 +568,8 @@ final class ClusterSimulator implements AutoCloseable {
      * The ResourceQuota controller ({@code pkg/controller/resourcequota/resource_quota_controller.go},
      * {@code syncResourceQuota}): each quota's {@code status.hard} is its {@code spec.hard} and {@code status.used}
      * what the namespace's objects use of each hard resource, counted by the same evaluators as the admission
-     * ({@link ResourceAdmission#usage}); written only when it changes. Quotas with scopes or a scope selector are left
-     * alone (their usage is not computed here).
+     * ({@link ResourceAdmission#usage}), of the pods its scopes select when it has scopes ({@link
+     * ResourceAdmission#matchesScopes}); written only when it changes.
      */
     private void resourceQuotas() {
         ResourceType quotas = type("", "resourcequotas");
@@ -578,15 +578,17 @@ final class ClusterSimulator implements AutoCloseable {
             JsonObject m = Json.meta(q);
             JsonObject spec = Json.obj(q, "spec");
             JsonObject hard = spec == null ? null : Json.obj(spec, "hard");
-            if (hard == null || m.has("deletionTimestamp") || Json.arr(spec, "scopes") != null
-                    || Json.obj(spec, "scopeSelector") != null) {
+            if (hard == null || m.has("deletionTimestamp")) {
                 continue;
             }
             String ns = Json.str(m, "namespace");
             Map<String, BigDecimal> usage = new HashMap<>();
+            boolean scoped = ResourceAdmission.scoped(spec);
             for (ResourceType t : countedBy(hard.keySet())) {
-                usage.putAll(usedByNamespace.computeIfAbsent(ns + "/" + t.group() + "/" + t.plural(),
-                        k -> typeUsage(t, ns)));
+                // A scoped quota counts only the pods its scopes select; an unscoped one shares the namespace's sums.
+                usage.putAll(scoped ? typeUsage(t, ns, o -> ResourceAdmission.matchesScopes(spec, t, o))
+                        : usedByNamespace.computeIfAbsent(ns + "/" + t.group() + "/" + t.plural(),
+                        k -> typeUsage(t, ns, o -> true)));
             }
             JsonObject used = new JsonObject();
             for (Map.Entry<String, JsonElement> h : hard.entrySet()) {
@@ -604,10 +606,13 @@ final class ClusterSimulator implements AutoCloseable {
     }
 
     /** What the objects of {@code t} in {@code ns} use, by quota resource name (read, never changed). */
-    private Map<String, BigDecimal> typeUsage(ResourceType t, String ns) {
+    private Map<String, BigDecimal> typeUsage(ResourceType t, String ns,
+                                              java.util.function.Predicate<JsonObject> counted) {
         Map<String, BigDecimal> out = new HashMap<>();
         for (JsonObject o : store.list(t, ns, null, null, 0, null).items()) {
-            ResourceAdmission.usage(t, o).forEach((k, v) -> out.merge(k, v, BigDecimal::add));
+            if (counted.test(o)) {
+                ResourceAdmission.usage(t, o).forEach((k, v) -> out.merge(k, v, BigDecimal::add));
+            }
         }
         return out;
     }

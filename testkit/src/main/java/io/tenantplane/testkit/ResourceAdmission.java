@@ -312,7 +312,7 @@ final class ResourceAdmission {
         }
         for (JsonObject q : quotas) {
             JsonObject spec = Json.obj(q, "spec");
-            if (spec == null || Json.arr(spec, "scopes") != null || Json.obj(spec, "scopeSelector") != null) {
+            if (spec == null || !matchesScopes(spec, t, obj)) {
                 continue;
             }
             Map<String, Quantity> hard = quantities(Json.obj(spec, "hard"));
@@ -344,7 +344,9 @@ final class ResourceAdmission {
             }
             Map<String, BigDecimal> used = new TreeMap<>();
             for (JsonObject other : listed.get()) {
-                usage(t, other).forEach((k, v) -> used.merge(k, v, BigDecimal::add));
+                if (matchesScopes(spec, t, other)) {
+                    usage(t, other).forEach((k, v) -> used.merge(k, v, BigDecimal::add));
+                }
             }
             List<String> exceeded = new ArrayList<>();
             for (Map.Entry<String, BigDecimal> r : requested.entrySet()) {
@@ -395,6 +397,95 @@ final class ResourceAdmission {
         return false;
     }
 
+    /**
+     * Whether a quota with {@code spec}'s scopes and scope selector counts {@code o} ({@code quota.Matches} with the
+     * pod evaluator's {@code podMatchesScopeFunc}; every other kind matches no scope, {@code MatchesNoScopeFunc}).
+     */
+    static boolean matchesScopes(JsonObject spec, ResourceType t, JsonObject o) {
+        if (!scoped(spec)) {
+            return true;
+        }
+        JsonArray scopes = Json.arr(spec, "scopes");
+        JsonArray expressions = Json.arr(Json.obj(spec, "scopeSelector"), "matchExpressions");
+        if (!t.is("", "pods")) {
+            return false;
+        }
+        for (JsonElement s : scopes == null ? new JsonArray() : scopes) {
+            if (!podMatchesScope(s.getAsString(), "Exists", null, o)) {
+                return false;
+            }
+        }
+        for (JsonElement e : expressions == null ? new JsonArray() : expressions) {
+            JsonObject req = e.getAsJsonObject();
+            if (!podMatchesScope(Json.str(req, "scopeName"), Json.str(req, "operator"), Json.arr(req, "values"), o)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a quota with {@code spec} has scopes or scope selector expressions. */
+    static boolean scoped(JsonObject spec) {
+        JsonArray scopes = Json.arr(spec, "scopes");
+        JsonArray expressions = Json.obj(spec, "scopeSelector") == null ? null
+                : Json.arr(Json.obj(spec, "scopeSelector"), "matchExpressions");
+        return scopes != null && !scopes.isEmpty() || expressions != null && !expressions.isEmpty();
+    }
+
+    /** {@code podMatchesScopeFunc} ({@code pkg/quota/v1/evaluator/core/pods.go}). */
+    private static boolean podMatchesScope(String scope, String operator, JsonArray values, JsonObject pod) {
+        JsonObject spec = Json.obj(pod, "spec") == null ? new JsonObject() : Json.obj(pod, "spec");
+        JsonElement deadline = spec.get("activeDeadlineSeconds");
+        boolean terminating = deadline != null && deadline.isJsonPrimitive() && deadline.getAsLong() >= 0;
+        boolean bestEffort = "BestEffort".equals(KindRules.qosClass(spec));
+        return switch (String.valueOf(scope)) {
+            case "Terminating" -> terminating;
+            case "NotTerminating" -> !terminating;
+            case "BestEffort" -> bestEffort;
+            case "NotBestEffort" -> !bestEffort;
+            case "PriorityClass" -> {
+                String priorityClass = Json.str(spec, "priorityClassName");
+                boolean has = priorityClass != null && !priorityClass.isEmpty();
+                List<String> vs = new ArrayList<>();
+                (values == null ? new JsonArray() : values).forEach(v -> vs.add(v.getAsString()));
+                yield switch (String.valueOf(operator)) {
+                    case "Exists" -> has;
+                    case "DoesNotExist" -> !has;
+                    case "In" -> has && vs.contains(priorityClass);
+                    case "NotIn" -> !has || !vs.contains(priorityClass);
+                    default -> false;
+                };
+            }
+            case "CrossNamespacePodAffinity" -> crossNamespaceAffinity(Json.obj(spec, "affinity"));
+            default -> false;
+        };
+    }
+
+    /** {@code usesCrossNamespacePodAffinity}: a pod (anti-)affinity term with namespaces or a namespace selector. */
+    private static boolean crossNamespaceAffinity(JsonObject affinity) {
+        for (String kind : List.of("podAffinity", "podAntiAffinity")) {
+            JsonObject a = Json.obj(affinity, kind);
+            JsonArray required = Json.arr(a, "requiredDuringSchedulingIgnoredDuringExecution");
+            for (JsonElement term : required == null ? new JsonArray() : required) {
+                if (crossNamespaceTerm(term.getAsJsonObject())) {
+                    return true;
+                }
+            }
+            JsonArray preferred = Json.arr(a, "preferredDuringSchedulingIgnoredDuringExecution");
+            for (JsonElement w : preferred == null ? new JsonArray() : preferred) {
+                if (crossNamespaceTerm(Json.obj(w.getAsJsonObject(), "podAffinityTerm"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean crossNamespaceTerm(JsonObject term) {
+        JsonArray namespaces = Json.arr(term, "namespaces");
+        return namespaces != null && !namespaces.isEmpty() || Json.obj(term, "namespaceSelector") != null;
+    }
+
     /** What one object uses, by quota resource name (the core evaluators' {@code Usage}). */
     static Map<String, BigDecimal> usage(ResourceType t, JsonObject o) {
         Map<String, BigDecimal> u = new TreeMap<>();
@@ -405,8 +496,9 @@ final class ResourceAdmission {
         if (t.is("", "pods")) {
             String phase = Json.str(Json.obj(o, "status"), "phase");
             if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-                // QuotaV1Pod: a terminal pod uses nothing.
-                return new TreeMap<>();
+                // QuotaV1Pod: a terminal pod uses no compute and no "pods"; count/pods counts every stored pod.
+                u.remove("pods");
+                return u;
             }
             JsonObject spec = Json.obj(o, "spec");
             Map<String, Quantity> req = podTotal(spec, "requests");

@@ -1,8 +1,10 @@
 package io.tenantplane.testkit;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +16,10 @@ import java.util.Set;
  * resource name is a qualified name, and one without a {@code /} must be a standard resource and one the quota
  * system tracks (so {@code gpu} is refused where {@code requests.nvidia.com/gpu} or {@code count/deployments.apps}
  * is taken); a quantity is not negative, and a whole number for the counted resources ({@code pods},
- * {@code services}, ...). Scopes and scope selectors are not checked.
+ * {@code services}, ...). Scopes and scope selectors as {@code validateResourceQuotaScopes} and
+ * {@code validateScopedResourceSelectorRequirement} check them: standard scopes only, each valid for every standard
+ * hard resource ({@code BestEffort} counts only {@code pods}; the others pods and their compute), no conflicting pair,
+ * operators with or without values as they need them.
  */
 final class ResourceQuotas {
 
@@ -33,11 +38,21 @@ final class ResourceQuotas {
     private static final Set<String> INTEGER = Set.of("pods", "resourcequotas", "services", "replicationcontrollers",
             "secrets", "configmaps", "persistentvolumeclaims", "services.nodeports", "services.loadbalancers");
 
+    /** {@code standardResourceQuotaScopes}. */
+    static final Set<String> SCOPES = Set.of("Terminating", "NotTerminating", "BestEffort", "NotBestEffort",
+            "PriorityClass", "CrossNamespacePodAffinity");
+    private static final Set<String> POD_COMPUTE = Set.of("cpu", "memory", "limits.cpu", "limits.memory",
+            "requests.cpu", "requests.memory");
+    private static final List<List<String>> CONFLICTING = List.of(List.of("BestEffort", "NotBestEffort"),
+            List.of("Terminating", "NotTerminating"));
+
     private ResourceQuotas() {
     }
 
     static void validate(JsonObject spec, List<ApiError.Cause> causes) {
         JsonObject hard = Json.obj(spec, "hard");
+        scopes(spec, hard, causes);
+        scopeSelector(spec, hard, causes);
         if (hard == null) {
             return;
         }
@@ -85,5 +100,107 @@ final class ResourceQuotas {
     /** {@code IsExtendedResourceName}: outside {@code kubernetes.io}, and not a {@code requests.} quota name. */
     private static boolean extended(String name) {
         return name.contains("/") && !name.contains("kubernetes.io/") && !name.startsWith("requests.");
+    }
+
+    /** {@code validateResourceQuotaScopes}. */
+    private static void scopes(JsonObject spec, JsonObject hard, List<ApiError.Cause> causes) {
+        JsonArray scopes = Json.arr(spec, "scopes");
+        if (scopes == null || scopes.isEmpty()) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        scopes.forEach(e -> names.add(e.isJsonPrimitive() ? e.getAsString() : ""));
+        String value = goSlice("core.ResourceQuotaScope", names);
+        for (String scope : names) {
+            if (!SCOPES.contains(scope)) {
+                causes.add(ApiError.Cause.invalid("spec.scopes", value, "unsupported scope"));
+            }
+            for (String k : hardNames(hard)) {
+                if (QUOTA.contains(k) && !validFor(scope, k)) {
+                    causes.add(ApiError.Cause.invalid("spec.scopes", value, "unsupported scope applied to resource"));
+                }
+            }
+        }
+        for (List<String> pair : CONFLICTING) {
+            if (names.containsAll(pair)) {
+                causes.add(ApiError.Cause.invalid("spec.scopes", value, "conflicting scopes"));
+            }
+        }
+    }
+
+    /** {@code validateScopedResourceSelectorRequirement}. */
+    private static void scopeSelector(JsonObject spec, JsonObject hard, List<ApiError.Cause> causes) {
+        JsonObject selector = Json.obj(spec, "scopeSelector");
+        if (selector == null) {
+            return;
+        }
+        String field = "spec.scopeSelector.matchExpressions";
+        JsonArray expressions = Json.arr(selector, "matchExpressions");
+        List<String> seen = new ArrayList<>();
+        for (JsonElement e : expressions == null ? new JsonArray() : expressions) {
+            JsonObject req = e.getAsJsonObject();
+            String scope = String.valueOf(Json.str(req, "scopeName"));
+            String op = String.valueOf(Json.str(req, "operator"));
+            JsonArray values = Json.arr(req, "values");
+            if (!SCOPES.contains(scope)) {
+                causes.add(ApiError.Cause.invalid(field + ".scopeName", Validation.quote(scope), "unsupported scope"));
+            }
+            for (String k : hardNames(hard)) {
+                if (QUOTA.contains(k) && !validFor(scope, k)) {
+                    causes.add(ApiError.Cause.invalid(field, "core.ScopeSelector{...}",
+                            "unsupported scope applied to resource"));
+                }
+            }
+            if (List.of("BestEffort", "NotBestEffort", "Terminating", "NotTerminating").contains(scope)
+                    && !op.equals("Exists")) {
+                causes.add(ApiError.Cause.invalid(field + ".operator", Validation.quote(op), "must be 'Exist' only "
+                        + "operator when scope is any of ResourceQuotaScopeTerminating, "
+                        + "ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort and "
+                        + "ResourceQuotaScopeNotBestEffort"));
+            }
+            switch (op) {
+                case "In", "NotIn" -> {
+                    if (values == null || values.isEmpty()) {
+                        causes.add(ApiError.Cause.required(field + ".values", "must be at least one value when "
+                                + "`operator` is 'In' or 'NotIn' for scope selector"));
+                    }
+                }
+                case "Exists", "DoesNotExist" -> {
+                    if (values != null && !values.isEmpty()) {
+                        List<String> vs = new ArrayList<>();
+                        values.forEach(v -> vs.add(v.getAsString()));
+                        causes.add(ApiError.Cause.invalid(field + ".values", goSlice("string", vs), "must be no value "
+                                + "when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+                    }
+                }
+                default -> causes.add(ApiError.Cause.invalid(field + ".operator", Validation.quote(op),
+                        "not a valid selector operator"));
+            }
+            seen.add(scope);
+        }
+        for (List<String> pair : CONFLICTING) {
+            if (seen.containsAll(pair)) {
+                causes.add(ApiError.Cause.invalid(field, "[]core.ResourceQuotaScope(nil)", "conflicting scopes"));
+            }
+        }
+    }
+
+    /** {@code IsResourceQuotaScopeValidForResource}. */
+    private static boolean validFor(String scope, String resource) {
+        return switch (scope) {
+            case "Terminating", "NotTerminating", "NotBestEffort", "PriorityClass", "CrossNamespacePodAffinity" ->
+                    resource.equals("pods") || POD_COMPUTE.contains(resource);
+            case "BestEffort" -> resource.equals("pods");
+            default -> true;
+        };
+    }
+
+    private static List<String> hardNames(JsonObject hard) {
+        return hard == null ? List.of() : new java.util.TreeSet<>(hard.keySet()).stream().toList();
+    }
+
+    /** A Go slice as {@code %#v} prints it in a field error: {@code []core.ResourceQuotaScope{"BestEffort"}}. */
+    private static String goSlice(String type, List<String> values) {
+        return "[]" + type + "{" + String.join(", ", values.stream().map(Validation::quote).toList()) + "}";
     }
 }

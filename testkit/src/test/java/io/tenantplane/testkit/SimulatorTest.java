@@ -170,6 +170,7 @@ class SimulatorTest {
     void theQuotaControllerKeepsEachQuotasUsageAsKubectlDescribeShowsIt() throws Exception {
         try (KubeApiServer server = server(Simulation.defaults())) {
             Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
+            CoreV1Api core = new CoreV1Api(Clients.client(server));
             Path file = dir.resolve("quota.yaml");
             Files.writeString(file, """
                     apiVersion: v1
@@ -183,8 +184,27 @@ class SimulatorTest {
                         requests.memory: 1Gi
                         services: "3"
                         count/deployments.apps: "2"
+                    ---
+                    apiVersion: v1
+                    kind: ResourceQuota
+                    metadata:
+                      name: besteffort
+                      namespace: batch
+                    spec:
+                      hard:
+                        pods: "10"
+                      scopes: [BestEffort]
                     """);
+            kubectl.run("create", "namespace", "batch").ok();
             kubectl.run("apply", "-f", file.toString()).ok();
+            // In default, quota q counts requests: a pod that names none is refused there (must specify), so the
+            // BestEffort pod runs in a namespace of its own, beside a Burstable one its quota does not count.
+            core.createNamespacedPod("batch", pod("solo", null)).execute();
+            V1Pod burstable = pod("sized", null);
+            burstable.getSpec().getContainers().get(0).resources(new io.kubernetes.client.openapi.models
+                    .V1ResourceRequirements().requests(Map.of("cpu", io.kubernetes.client.custom.Quantity
+                    .fromString("10m"))));
+            core.createNamespacedPod("batch", burstable).execute();
             Files.writeString(file, deploymentYaml("nginx:1.27").replace("""
                           - name: app
                             image: nginx:1.27
@@ -196,7 +216,6 @@ class SimulatorTest {
                     """));
             kubectl.run("apply", "-f", file.toString()).ok();
             kubectl.run("rollout", "status", "deployment/web", "--timeout=30s").ok();
-            CoreV1Api core = new CoreV1Api(Clients.client(server));
             await("usage counted", WAIT, () -> {
                 try {
                     var status = core.readNamespacedResourceQuota("q", "default").execute().getStatus();
@@ -215,6 +234,15 @@ class SimulatorTest {
             assertEquals(status.getHard().keySet(), status.getUsed().keySet(), "used names exactly the hard resources");
             String described = kubectl.run("describe", "quota", "q").ok().out();
             assertTrue(described.lines().anyMatch(l -> l.matches("pods\\s+3\\s+5")), described);
+            await("the BestEffort quota counts only the BestEffort pod", WAIT, () -> {
+                try {
+                    var scoped = core.readNamespacedResourceQuota("besteffort", "batch").execute().getStatus();
+                    return scoped != null && scoped.getUsed() != null
+                            && "1".equals(scoped.getUsed().get("pods").toSuffixedString());
+                } catch (ApiException e) {
+                    return false;
+                }
+            });
             assertTrue(described.lines().anyMatch(l -> l.matches("requests.memory\\s+192Mi\\s+1Gi")), described);
 
             kubectl.run("scale", "deployment/web", "--replicas=1").ok();
