@@ -499,6 +499,7 @@ public final class Transformer {
         spec.remove("priority");
         spec.remove("preemptionPolicy");
         spec.remove("overhead");
+        podSelectors(w, spec);
         spec.addProperty("enableServiceLinks", false);
         if (!options.nodeSelector().isEmpty()) {
             JsonObject sel = Json.child(spec, "nodeSelector");
@@ -517,6 +518,104 @@ public final class Transformer {
             }
         }
         return null;
+    }
+
+    /**
+     * The pod selectors the host's scheduler evaluates: inter-pod (anti-)affinity terms and topology spread
+     * constraints. Written for the tenant, they select pods of the tenant's namespaces; on the host, unchanged, they
+     * would select every pod of the host namespace (other tenants' and the platform's) or name host namespaces
+     * ({@code namespaces: [kube-system]}). Each is restricted to this tenant's pods, in the virtual namespaces the term
+     * means: its {@code namespaces}, else this pod's own, and all the tenant's for an empty {@code namespaceSelector};
+     * the host term then names no namespace, since every virtual namespace is the one host namespace (as vcluster's
+     * {@code translatePodAffinityTerm} and {@code translateTopologySpreadConstraints} do).
+     */
+    private void podSelectors(Work w, JsonObject spec) {
+        int terms = 0;
+        JsonObject affinity = Json.object(spec, "affinity");
+        for (String kind : List.of("podAffinity", "podAntiAffinity")) {
+            JsonObject a = Json.object(affinity, kind);
+            JsonArray required = Json.array(a, "requiredDuringSchedulingIgnoredDuringExecution");
+            for (int i = 0; required != null && i < required.size(); i++) {
+                if (required.get(i).isJsonObject()) {
+                    terms += affinityTerm(w, required.get(i).getAsJsonObject(), "spec.affinity." + kind
+                            + ".requiredDuringSchedulingIgnoredDuringExecution[" + i + "]") ? 1 : 0;
+                }
+            }
+            JsonArray preferred = Json.array(a, "preferredDuringSchedulingIgnoredDuringExecution");
+            for (int i = 0; preferred != null && i < preferred.size(); i++) {
+                JsonObject term = preferred.get(i).isJsonObject()
+                        ? Json.object(preferred.get(i).getAsJsonObject(), "podAffinityTerm") : null;
+                if (term != null) {
+                    terms += affinityTerm(w, term, "spec.affinity." + kind
+                            + ".preferredDuringSchedulingIgnoredDuringExecution[" + i + "].podAffinityTerm") ? 1 : 0;
+                }
+            }
+        }
+        JsonArray spread = Json.array(spec, "topologySpreadConstraints");
+        for (int i = 0; spread != null && i < spread.size(); i++) {
+            JsonObject selector = spread.get(i).isJsonObject()
+                    ? Json.object(spread.get(i).getAsJsonObject(), "labelSelector") : null;
+            if (selector != null) {
+                scopeSelector(w, selector);
+                terms++;
+            }
+        }
+        if (terms > 0) {
+            w.notes.add("its " + terms + " pod affinity and topology spread selector" + (terms == 1 ? "" : "s")
+                    + " select only tenant " + tenant + "'s pods (labels " + ReverseMapping.TENANT + " and "
+                    + ReverseMapping.VIRTUAL_NAMESPACE + "), not every pod of host namespace " + hostNamespace);
+        }
+    }
+
+    /** Restricts one pod affinity term; false when it selects no pod (no label selector) and is left as it is. */
+    private boolean affinityTerm(Work w, JsonObject term, String path) {
+        JsonObject selector = Json.object(term, "labelSelector");
+        JsonArray namespaces = Json.array(term, "namespaces");
+        JsonObject namespaceSelector = Json.object(term, "namespaceSelector");
+        term.remove("namespaces");
+        term.remove("namespaceSelector");
+        if (selector == null) {
+            return false;
+        }
+        JsonArray exprs = Json.array(selector, "matchExpressions");
+        if (exprs != null) {
+            JsonArray kept = new JsonArray();
+            exprs.forEach(e -> {
+                if (!(e.isJsonObject() && ReverseMapping.isReserved(String.valueOf(Json.string(e.getAsJsonObject(),
+                        "key"))))) {
+                    kept.add(e);
+                }
+            });
+            selector.add("matchExpressions", kept);
+        }
+        JsonObject matchLabels = Json.child(selector, "matchLabels");
+        matchLabels.keySet().removeIf(ReverseMapping::isReserved);
+        matchLabels.addProperty(ReverseMapping.TENANT, tenant);
+        boolean everyNamespace = namespaceSelector != null && namespaceSelector.entrySet().stream()
+                .allMatch(e -> e.getValue().isJsonNull() || e.getValue().isJsonObject()
+                        && e.getValue().getAsJsonObject().isEmpty() || e.getValue().isJsonArray()
+                        && e.getValue().getAsJsonArray().isEmpty());
+        if (namespaceSelector != null && !everyNamespace) {
+            // The tenant's namespaces and their labels are not known here: the term selects in all of them, a superset.
+            w.notes.add(path + ".namespaceSelector selects tenant namespaces by their labels, which the host does not "
+                    + "have: the term selects pods in all of tenant " + tenant + "'s namespaces");
+        } else if (!everyNamespace && namespaces != null && !namespaces.isEmpty()) {
+            JsonArray values = new JsonArray();
+            namespaces.forEach(values::add);
+            JsonArray all = Json.array(selector, "matchExpressions");
+            if (all == null) {
+                all = new JsonArray();
+                selector.add("matchExpressions", all);
+            }
+            JsonObject in = new JsonObject();
+            in.addProperty("key", ReverseMapping.VIRTUAL_NAMESPACE);
+            in.addProperty("operator", "In");
+            in.add("values", values);
+            all.add(in);
+        } else if (!everyNamespace) {
+            matchLabels.addProperty(ReverseMapping.VIRTUAL_NAMESPACE, w.src.virtualNamespace());
+        }
+        return true;
     }
 
     /** The host Secret that holds the tenant token, CA and namespace of a tenant Pod's host copy. */
