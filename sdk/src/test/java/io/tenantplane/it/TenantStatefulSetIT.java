@@ -55,6 +55,11 @@ class TenantStatefulSetIT {
                   "template":{"metadata":{"labels":{"app":"db"}},
                    "spec":{"securityContext":{"runAsNonRoot":true,"runAsUser":999,
                      "seccompProfile":{"type":"RuntimeDefault"}},
+                    "affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[
+                     {"weight":100,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"db"}},
+                      "topologyKey":"kubernetes.io/hostname"}}]}},
+                    "topologySpreadConstraints":[{"maxSkew":1,"topologyKey":"kubernetes.io/hostname",
+                     "whenUnsatisfiable":"ScheduleAnyway","labelSelector":{"matchLabels":{"app":"db"}}}],
                     "containers":[{"name":"db","image":"postgres:16",
                      "securityContext":{"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]}},
                      "volumeMounts":[{"name":"data","mountPath":"/var/lib/postgresql/data"}]}]}},
@@ -77,6 +82,13 @@ class TenantStatefulSetIT {
             JsonObject host = live.hostKube.require("Pod", live.namespace, "db-" + i + "-x-default-x-dev");
             assertEquals("Running", Json.string(host, "status", "phase"));
             assertEquals("db-" + i, Json.string(host, "spec", "hostname"), "the pod keeps the name it has inside");
+            // The host (which validates affinity and spread as a real API server does) took the scoped selectors.
+            JsonObject term = host.getAsJsonObject("spec").getAsJsonObject("affinity").getAsJsonObject(
+                    "podAntiAffinity").getAsJsonArray("preferredDuringSchedulingIgnoredDuringExecution").get(0)
+                    .getAsJsonObject().getAsJsonObject("podAffinityTerm");
+            assertEquals(java.util.Map.of("app", "db", "tenantplane.io/tenant", "dev",
+                    "tenantplane.io/virtual-namespace", "default"), Json.gson().fromJson(Json.object(term,
+                    "labelSelector", "matchLabels"), java.util.Map.class), "anti-affinity only against dev's own db");
             String claim = host.getAsJsonObject("spec").getAsJsonArray("volumes").asList().stream()
                     .map(v -> Json.string(v.getAsJsonObject(), "persistentVolumeClaim", "claimName"))
                     .filter(java.util.Objects::nonNull).findFirst().orElseThrow();

@@ -183,6 +183,192 @@ final class PodSpecs {
         dnsConfig(spec, path, causes);
         hostAliases(Json.arr(spec, "hostAliases"), path + ".hostAliases", causes);
         tolerations(Json.arr(spec, "tolerations"), path + ".tolerations", causes);
+        affinity(Json.obj(spec, "affinity"), path + ".affinity", causes);
+        topologySpread(Json.arr(spec, "topologySpreadConstraints"), path + ".topologySpreadConstraints", causes);
+    }
+
+    /**
+     * {@code validateAffinity}: node affinity ({@code validateNodeAffinity}: at least one required node selector term,
+     * each requirement as {@code ValidateNodeSelectorRequirement}, preferred weights 1-100) and pod (anti-)affinity
+     * ({@code validatePodAffinityTerm}: label and namespace selectors, namespace names, a topology key that is a label
+     * name; weights 1-100).
+     */
+    static void affinity(JsonObject affinity, String path, List<ApiError.Cause> causes) {
+        if (affinity == null) {
+            return;
+        }
+        JsonObject node = Json.obj(affinity, "nodeAffinity");
+        if (node != null) {
+            String at = path + ".nodeAffinity";
+            JsonObject required = Json.obj(node, "requiredDuringSchedulingIgnoredDuringExecution");
+            if (required != null) {
+                JsonArray terms = Json.arr(required, "nodeSelectorTerms");
+                String termsAt = at + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+                if (terms == null || terms.isEmpty()) {
+                    causes.add(ApiError.Cause.required(termsAt, "must have at least one node selector term"));
+                }
+                for (int i = 0; terms != null && i < terms.size(); i++) {
+                    nodeSelectorTerm(Json.asObject(terms.get(i)), termsAt + "[" + i + "]", causes);
+                }
+            }
+            JsonArray preferred = Json.arr(node, "preferredDuringSchedulingIgnoredDuringExecution");
+            for (int i = 0; preferred != null && i < preferred.size(); i++) {
+                JsonObject term = Json.asObject(preferred.get(i));
+                String termAt = at + ".preferredDuringSchedulingIgnoredDuringExecution[" + i + "]";
+                weight(term, termAt, causes);
+                nodeSelectorTerm(Json.obj(term, "preference"), termAt + ".preference", causes);
+            }
+        }
+        for (String kind : List.of("podAffinity", "podAntiAffinity")) {
+            JsonObject a = Json.obj(affinity, kind);
+            JsonArray required = Json.arr(a, "requiredDuringSchedulingIgnoredDuringExecution");
+            for (int i = 0; required != null && i < required.size(); i++) {
+                podAffinityTerm(Json.asObject(required.get(i)), path + "." + kind
+                        + ".requiredDuringSchedulingIgnoredDuringExecution[" + i + "]", causes);
+            }
+            JsonArray preferred = Json.arr(a, "preferredDuringSchedulingIgnoredDuringExecution");
+            for (int i = 0; preferred != null && i < preferred.size(); i++) {
+                JsonObject term = Json.asObject(preferred.get(i));
+                String at = path + "." + kind + ".preferredDuringSchedulingIgnoredDuringExecution[" + i + "]";
+                weight(term, at, causes);
+                podAffinityTerm(Json.obj(term, "podAffinityTerm"), at + ".podAffinityTerm", causes);
+            }
+        }
+    }
+
+    private static void weight(JsonObject term, String path, List<ApiError.Cause> causes) {
+        JsonElement w = term.get("weight");
+        long weight = w != null && w.isJsonPrimitive() && w.getAsJsonPrimitive().isNumber() ? w.getAsLong() : 0;
+        if (weight <= 0 || weight > 100) {
+            causes.add(ApiError.Cause.invalid(path + ".weight", Long.toString(weight), "must be in the range 1-100"));
+        }
+    }
+
+    /** {@code validatePodAffinityTerm}. */
+    private static void podAffinityTerm(JsonObject term, String path, List<ApiError.Cause> causes) {
+        if (term == null) {
+            return;
+        }
+        NetworkPolicySpecs.labelSelector(Json.obj(term, "labelSelector"), path + ".labelSelector", causes);
+        NetworkPolicySpecs.labelSelector(Json.obj(term, "namespaceSelector"), path + ".namespaceSelector", causes);
+        JsonArray namespaces = Json.arr(term, "namespaces");
+        for (JsonElement n : namespaces == null ? new JsonArray() : namespaces) {
+            String name = n.isJsonPrimitive() ? n.getAsString() : "";
+            String problem = Validation.nameProblem(name, Validation.NameRule.DNS1123_LABEL);
+            if (problem != null) {
+                causes.add(ApiError.Cause.invalid(path + ".namespace", Validation.quote(name), problem));
+            }
+        }
+        String key = Json.str(term, "topologyKey");
+        if (key == null || key.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".topologyKey", "can not be empty"));
+        }
+        Validation.qualifiedName(key == null ? "" : key, path + ".topologyKey", causes);
+    }
+
+    /** {@code ValidateNodeSelectorTerm}: each expression as {@code ValidateNodeSelectorRequirement}, fields by name. */
+    private static void nodeSelectorTerm(JsonObject term, String path, List<ApiError.Cause> causes) {
+        if (term == null) {
+            return;
+        }
+        JsonArray expressions = Json.arr(term, "matchExpressions");
+        for (int i = 0; expressions != null && i < expressions.size(); i++) {
+            JsonObject r = Json.asObject(expressions.get(i));
+            String at = path + ".matchExpressions[" + i + "]";
+            String operator = String.valueOf(Json.str(r, "operator"));
+            JsonArray values = Json.arr(r, "values");
+            int count = values == null ? 0 : values.size();
+            switch (operator) {
+                case "In", "NotIn" -> {
+                    if (count == 0) {
+                        causes.add(ApiError.Cause.required(at + ".values",
+                                "must be specified when `operator` is 'In' or 'NotIn'"));
+                    }
+                }
+                case "Exists", "DoesNotExist" -> {
+                    if (count > 0) {
+                        causes.add(ApiError.Cause.forbidden(at + ".values",
+                                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+                    }
+                }
+                case "Gt", "Lt" -> {
+                    if (count != 1) {
+                        causes.add(ApiError.Cause.required(at + ".values",
+                                "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+                    }
+                }
+                default -> causes.add(ApiError.Cause.invalid(at + ".operator", Validation.quote(operator),
+                        "not a valid selector operator"));
+            }
+            Validation.qualifiedName(Json.str(r, "key") == null ? "" : Json.str(r, "key"), at + ".key", causes);
+        }
+        JsonArray fields = Json.arr(term, "matchFields");
+        for (int i = 0; fields != null && i < fields.size(); i++) {
+            JsonObject r = Json.asObject(fields.get(i));
+            String at = path + ".matchFields[" + i + "]";
+            if (!"metadata.name".equals(Json.str(r, "key"))) {
+                causes.add(ApiError.Cause.invalid(at + ".key", Validation.quote(String.valueOf(Json.str(r, "key"))),
+                        "not a valid field selector key"));
+            }
+            String operator = String.valueOf(Json.str(r, "operator"));
+            JsonArray values = Json.arr(r, "values");
+            if (!operator.equals("In") && !operator.equals("NotIn")) {
+                causes.add(ApiError.Cause.invalid(at + ".operator", Validation.quote(operator),
+                        "not a valid selector operator"));
+            } else if (values == null || values.size() != 1) {
+                causes.add(ApiError.Cause.required(at + ".values",
+                        "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
+            }
+        }
+    }
+
+    /**
+     * {@code validateTopologySpreadConstraints}: {@code maxSkew} positive, a topology key, {@code whenUnsatisfiable}
+     * {@code DoNotSchedule} or {@code ScheduleAnyway}, no two constraints with one key and action, {@code minDomains}
+     * positive and only with {@code DoNotSchedule}, the label selector valid.
+     */
+    static void topologySpread(JsonArray constraints, String path, List<ApiError.Cause> causes) {
+        for (int i = 0; constraints != null && i < constraints.size(); i++) {
+            JsonObject c = Json.asObject(constraints.get(i));
+            String at = path + "[" + i + "]";
+            JsonElement skew = c.get("maxSkew");
+            long maxSkew = skew != null && skew.isJsonPrimitive() && skew.getAsJsonPrimitive().isNumber()
+                    ? skew.getAsLong() : 0;
+            if (maxSkew <= 0) {
+                causes.add(ApiError.Cause.invalid(at + ".maxSkew", Long.toString(maxSkew), "must be greater than zero"));
+            }
+            String key = Json.str(c, "topologyKey");
+            if (key == null || key.isEmpty()) {
+                causes.add(ApiError.Cause.required(at + ".topologyKey", "can not be empty"));
+            }
+            String action = Json.str(c, "whenUnsatisfiable");
+            if (!"DoNotSchedule".equals(action) && !"ScheduleAnyway".equals(action)) {
+                causes.add(ApiError.Cause.notSupported(at + ".whenUnsatisfiable", Validation.quote(String.valueOf(
+                        action == null ? "" : action)), List.of("DoNotSchedule", "ScheduleAnyway")));
+            }
+            for (int j = i + 1; j < constraints.size(); j++) {
+                JsonObject other = Json.asObject(constraints.get(j));
+                if (java.util.Objects.equals(key, Json.str(other, "topologyKey"))
+                        && java.util.Objects.equals(action, Json.str(other, "whenUnsatisfiable"))) {
+                    causes.add(ApiError.Cause.duplicate(at + ".{topologyKey, whenUnsatisfiable}",
+                            Validation.quote("{" + key + ", " + action + "}")));
+                    break;
+                }
+            }
+            JsonElement min = c.get("minDomains");
+            if (min != null && !min.isJsonNull()) {
+                long minDomains = min.getAsLong();
+                if (minDomains <= 0) {
+                    causes.add(ApiError.Cause.invalid(at + ".minDomains", Long.toString(minDomains),
+                            "must be greater than zero"));
+                }
+                if (!"DoNotSchedule".equals(action)) {
+                    causes.add(ApiError.Cause.invalid(at + ".minDomains", Long.toString(minDomains),
+                            "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not " + action));
+                }
+            }
+            NetworkPolicySpecs.labelSelector(Json.obj(c, "labelSelector"), at + ".labelSelector", causes);
+        }
     }
 
     /**
