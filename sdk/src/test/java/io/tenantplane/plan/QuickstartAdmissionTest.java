@@ -94,6 +94,9 @@ class QuickstartAdmissionTest {
             Json.child(privileged, "metadata").addProperty("name", "nginx-3-x-default-x-dev");
             Json.child(privileged.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject(),
                     "securityContext").addProperty("privileged", true);
+            // (privileged with allowPrivilegeEscalation: false is not even a valid Pod: ValidateSecurityContext)
+            Json.child(privileged.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject(),
+                    "securityContext").addProperty("allowPrivilegeEscalation", true);
             create(http, server, privileged, refused);
             assertEquals(1, refused.size(), refused::toString);
             assertTrue(refused.get(0).startsWith("Pod nginx-3-x-default-x-dev: 403")

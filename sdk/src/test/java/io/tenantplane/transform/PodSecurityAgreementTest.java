@@ -46,14 +46,19 @@ class PodSecurityAgreementTest {
         ROWS.put("an nfs volume", "{\"spec\": {\"volumes\": [{\"name\": \"n\", \"nfs\": {\"server\": \"s\", \"path\": \"/x\"}}]}}");
         ROWS.put("an image volume", "{\"spec\": {\"volumes\": [{\"name\": \"i\", \"image\": {\"reference\": \"busybox\"}}]}}");
         ROWS.put("an emptyDir and a configMap", "{\"spec\": {\"volumes\": [{\"name\": \"e\", \"emptyDir\": {}}, {\"name\": \"m\", \"configMap\": {\"name\": \"m\"}}]}}");
-        ROWS.put("a privileged container", "{\"container\": {\"securityContext\": {\"privileged\": true}}}");
+        // A privileged container escalates privileges too: a real server refuses privileged with
+        // allowPrivilegeEscalation: false as invalid (ValidateSecurityContext), before Pod Security is asked.
+        ROWS.put("a privileged container", "{\"container\": {\"securityContext\": {\"privileged\": true, "
+                + "\"allowPrivilegeEscalation\": true}}}");
         ROWS.put("a host port", "{\"container\": {\"ports\": [{\"containerPort\": 80, \"hostPort\": 8080}]}}");
         ROWS.put("adds NET_RAW", "{\"container\": {\"securityContext\": {\"capabilities\": {\"add\": [\"NET_RAW\"]}}}}");
         ROWS.put("adds CHOWN", "{\"container\": {\"securityContext\": {\"capabilities\": {\"add\": [\"CHOWN\"]}}}}");
         ROWS.put("adds NET_BIND_SERVICE", "{\"container\": {\"securityContext\": {\"capabilities\": {\"add\": [\"NET_BIND_SERVICE\"]}}}}");
         ROWS.put("drops nothing", "{\"container\": {\"securityContext\": {\"capabilities\": {\"drop\": []}}}}");
         ROWS.put("a container without a security context", "{\"container\": {\"securityContext\": null}}");
-        ROWS.put("an unmasked proc mount", "{\"container\": {\"securityContext\": {\"procMount\": \"Unmasked\"}}}");
+        // Unmasked needs a user namespace of its own (ValidateSecurityContext), so the pod says hostUsers: false.
+        ROWS.put("an unmasked proc mount", "{\"spec\": {\"hostUsers\": false}, \"container\": {\"securityContext\": "
+                + "{\"procMount\": \"Unmasked\"}}}");
         ROWS.put("a Default proc mount", "{\"container\": {\"securityContext\": {\"procMount\": \"Default\"}}}");
         ROWS.put("an Unconfined container seccomp", "{\"container\": {\"securityContext\": {\"seccompProfile\": {\"type\": \"Unconfined\"}}}}");
         ROWS.put("an Unconfined pod seccomp, RuntimeDefault on the container", "{\"spec\": {\"securityContext\": {\"seccompProfile\": {\"type\": \"Unconfined\"}}}, \"container\": {\"securityContext\": {\"seccompProfile\": {\"type\": \"RuntimeDefault\"}}}}");

@@ -183,8 +183,124 @@ final class PodSpecs {
         dnsConfig(spec, path, causes);
         hostAliases(Json.arr(spec, "hostAliases"), path + ".hostAliases", causes);
         tolerations(Json.arr(spec, "tolerations"), path + ".tolerations", causes);
+        JsonElement hostUsers = spec.get("hostUsers");
+        boolean ownUserNamespace = hostUsers != null && hostUsers.isJsonPrimitive() && !hostUsers.getAsBoolean();
+        for (String list : List.of("containers", "initContainers")) {
+            JsonArray cs = Json.arr(spec, list);
+            for (int i = 0; cs != null && i < cs.size(); i++) {
+                containerSecurityContext(Json.obj(Json.asObject(cs.get(i)), "securityContext"),
+                        path + "." + list + "[" + i + "].securityContext", ownUserNamespace, causes);
+            }
+        }
+        podSecurityContext(Json.obj(spec, "securityContext"), spec, path + ".securityContext", causes);
         affinity(Json.obj(spec, "affinity"), path + ".affinity", causes);
         topologySpread(Json.arr(spec, "topologySpreadConstraints"), path + ".topologySpreadConstraints", causes);
+    }
+
+    private static final long MAX_ID = 2147483647L;
+
+    /**
+     * {@code validatePodSpecSecurityContext}: user and group ids within 0..2147483647 ({@code IsValidUserID},
+     * {@code IsValidGroupID}), {@code shareProcessNamespace} not with {@code hostPID}, {@code fsGroupChangePolicy}
+     * {@code OnRootMismatch} or {@code Always}, the seccomp profile field.
+     */
+    static void podSecurityContext(JsonObject sc, JsonObject spec, String path, List<ApiError.Cause> causes) {
+        if (sc == null) {
+            return;
+        }
+        for (String f : List.of("fsGroup", "runAsUser", "runAsGroup")) {
+            id(sc.get(f), path + "." + f, f.equals("runAsUser"), causes);
+        }
+        JsonArray groups = Json.arr(sc, "supplementalGroups");
+        for (int i = 0; groups != null && i < groups.size(); i++) {
+            id(groups.get(i), path + ".supplementalGroups[" + i + "]", false, causes);
+        }
+        if (Json.bool(sc, "shareProcessNamespace") && Json.bool(spec, "hostPID")) {
+            causes.add(ApiError.Cause.invalid(path + ".shareProcessNamespace", "true",
+                    "ShareProcessNamespace and HostPID cannot both be enabled"));
+        }
+        String policy = Json.str(sc, "fsGroupChangePolicy");
+        if (policy != null && !policy.equals("OnRootMismatch") && !policy.equals("Always")) {
+            causes.add(ApiError.Cause.notSupported(path + ".fsGroupChangePolicy", Validation.quote(policy),
+                    List.of("OnRootMismatch", "Always")));
+        }
+        seccompProfile(Json.obj(sc, "seccompProfile"), path + ".seccompProfile", causes);
+    }
+
+    /**
+     * {@code ValidateSecurityContext} of a container: user and group ids, {@code procMount} {@code Default} or
+     * {@code Unmasked} (and {@code Unmasked} only without host users), the seccomp profile field, and no
+     * {@code allowPrivilegeEscalation: false} with {@code privileged: true} or an added {@code CAP_SYS_ADMIN}.
+     */
+    static void containerSecurityContext(JsonObject sc, String path, boolean ownUserNamespace,
+                                         List<ApiError.Cause> causes) {
+        if (sc == null) {
+            return;
+        }
+        id(sc.get("runAsUser"), path + ".runAsUser", true, causes);
+        id(sc.get("runAsGroup"), path + ".runAsGroup", false, causes);
+        String procMount = Json.str(sc, "procMount");
+        if (procMount != null) {
+            if (!procMount.equals("Default") && !procMount.equals("Unmasked")) {
+                causes.add(ApiError.Cause.notSupported(path + ".procMount", Validation.quote(procMount),
+                        List.of("Default", "Unmasked")));
+            } else if (procMount.equals("Unmasked") && !ownUserNamespace) {
+                causes.add(ApiError.Cause.invalid(path + ".procMount", Validation.quote(procMount),
+                        "`hostUsers` must be false to use `Unmasked`"));
+            }
+        }
+        seccompProfile(Json.obj(sc, "seccompProfile"), path + ".seccompProfile", causes);
+        JsonElement escalation = sc.get("allowPrivilegeEscalation");
+        if (escalation != null && escalation.isJsonPrimitive() && !escalation.getAsBoolean()) {
+            if (Json.bool(sc, "privileged")) {
+                causes.add(ApiError.Cause.invalid(path, "core.SecurityContext{...}",
+                        "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"));
+            }
+            JsonArray add = Json.arr(Json.obj(sc, "capabilities"), "add");
+            for (JsonElement cap : add == null ? new JsonArray() : add) {
+                if (cap.isJsonPrimitive() && cap.getAsString().equals("CAP_SYS_ADMIN")) {
+                    causes.add(ApiError.Cause.invalid(path, "core.SecurityContext{...}",
+                            "cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"));
+                }
+            }
+        }
+    }
+
+    private static void id(JsonElement value, String path, boolean user, List<ApiError.Cause> causes) {
+        if (value == null || value.isJsonNull() || !value.isJsonPrimitive() || !value.getAsJsonPrimitive().isNumber()) {
+            return;
+        }
+        long id = value.getAsLong();
+        if (id < 0 || id > MAX_ID) {
+            causes.add(ApiError.Cause.invalid(path, Long.toString(id), "must be between 0 and 2147483647, inclusive"));
+        }
+    }
+
+    /**
+     * {@code validateSeccompProfileField}: a type ({@code validateSeccompProfileType}), {@code localhostProfile} set
+     * for {@code Localhost} and only for it.
+     */
+    private static void seccompProfile(JsonObject profile, String path, List<ApiError.Cause> causes) {
+        if (profile == null) {
+            return;
+        }
+        String type = Json.str(profile, "type");
+        if (type == null || type.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".type", "type is required when seccompProfile is set"));
+        } else if (!List.of("Localhost", "RuntimeDefault", "Unconfined").contains(type)) {
+            causes.add(ApiError.Cause.notSupported(path + ".type", Validation.quote(type),
+                    List.of("Localhost", "RuntimeDefault", "Unconfined")));
+        }
+        boolean local = profile.has("localhostProfile") && !profile.get("localhostProfile").isJsonNull();
+        if ("Localhost".equals(type)) {
+            if (!local) {
+                causes.add(ApiError.Cause.required(path + ".localhostProfile",
+                        "must be set when seccomp type is Localhost"));
+            }
+        } else if (local) {
+            causes.add(ApiError.Cause.invalid(path + ".localhostProfile", "core.SeccompProfile{...}",
+                    "can only be set when seccomp type is Localhost"));
+        }
     }
 
     /**
