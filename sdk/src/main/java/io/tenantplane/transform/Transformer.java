@@ -577,17 +577,7 @@ public final class Transformer {
         if (selector == null) {
             return false;
         }
-        JsonArray exprs = Json.array(selector, "matchExpressions");
-        if (exprs != null) {
-            JsonArray kept = new JsonArray();
-            exprs.forEach(e -> {
-                if (!(e.isJsonObject() && ReverseMapping.isReserved(String.valueOf(Json.string(e.getAsJsonObject(),
-                        "key"))))) {
-                    kept.add(e);
-                }
-            });
-            selector.add("matchExpressions", kept);
-        }
+        dropReservedRequirements(selector);
         JsonObject matchLabels = Json.child(selector, "matchLabels");
         matchLabels.keySet().removeIf(ReverseMapping::isReserved);
         matchLabels.addProperty(ReverseMapping.TENANT, tenant);
@@ -1055,17 +1045,23 @@ public final class Transformer {
         if (labelSelector == null) {
             return;
         }
+        dropReservedRequirements(labelSelector);
+        scope(w, Json.child(labelSelector, "matchLabels"));
+    }
+
+    /** Removes a label selector's expressions on {@code tenantplane.io/} labels: no tenant selects by them. */
+    private static void dropReservedRequirements(JsonObject labelSelector) {
         JsonArray exprs = Json.array(labelSelector, "matchExpressions");
         if (exprs != null) {
             JsonArray kept = new JsonArray();
             exprs.forEach(e -> {
-                if (!(e.isJsonObject() && ReverseMapping.isReserved(String.valueOf(Json.string(e.getAsJsonObject(), "key"))))) {
+                if (!(e.isJsonObject() && ReverseMapping.isReserved(String.valueOf(Json.string(e.getAsJsonObject(),
+                        "key"))))) {
                     kept.add(e);
                 }
             });
             labelSelector.add("matchExpressions", kept);
         }
-        scope(w, Json.child(labelSelector, "matchLabels"));
     }
 
     // ---------------------------------------------------------------- Ingress
