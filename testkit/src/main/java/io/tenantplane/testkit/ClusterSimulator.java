@@ -4,7 +4,6 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +38,6 @@ import java.util.function.BooleanSupplier;
  * </ul>
  */
 final class ClusterSimulator implements AutoCloseable {
-    private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
     private static final String HASH_LABEL = "pod-template-hash";
 
     private final Store store;
@@ -549,17 +547,7 @@ final class ClusterSimulator implements AutoCloseable {
 
     /** {@code controller.ComputeHash}: FNV-32a of the template, written with {@code rand.SafeEncodeString}. */
     static String templateHash(JsonObject template) {
-        int hash = 0x811c9dc5;
-        for (byte b : Json.text(template).getBytes(StandardCharsets.UTF_8)) {
-            hash ^= b & 0xff;
-            hash *= 0x01000193;
-        }
-        String digits = Integer.toUnsignedString(hash);
-        StringBuilder out = new StringBuilder();
-        for (char c : digits.toCharArray()) {
-            out.append(ALPHANUMS.charAt(c % ALPHANUMS.length()));
-        }
-        return out.toString();
+        return StatefulSetController.hash(Json.text(template), 0);
     }
 
     // ---- resource quota controller ----
@@ -617,30 +605,12 @@ final class ClusterSimulator implements AutoCloseable {
         return out;
     }
 
-    /** The kinds whose objects the quota resources {@code names} count. */
+    /** The kinds whose objects the quota resources {@code names} count, one version of each. */
     private java.util.Collection<ResourceType> countedBy(Set<String> names) {
         Map<String, ResourceType> out = new HashMap<>();
-        for (String r : names) {
-            String plural;
-            String group = "";
-            if (r.startsWith("count/")) {
-                String[] parts = r.substring("count/".length()).split("\\.", 2);
-                plural = parts[0];
-                group = parts.length > 1 ? parts[1] : "";
-            } else if (r.equals("services.nodeports") || r.equals("services.loadbalancers")) {
-                plural = "services";
-            } else if (r.equals("requests.storage") || r.endsWith(".storageclass.storage.k8s.io/requests.storage")) {
-                plural = "persistentvolumeclaims";
-            } else if (List.of("pods", "services", "configmaps", "secrets", "persistentvolumeclaims",
-                    "resourcequotas", "replicationcontrollers").contains(r)) {
-                plural = r;
-            } else {
-                plural = "pods";  // cpu, memory, requests.*, limits.*: compute of pods
-            }
-            for (ResourceType t : registry.all()) {
-                if (t.namespaced() && t.plural().equals(plural) && t.group().equals(group)) {
-                    out.putIfAbsent(group + "/" + plural, t);
-                }
+        for (ResourceType t : registry.all()) {
+            if (t.namespaced() && names.stream().anyMatch(r -> ResourceAdmission.tracks(t, r))) {
+                out.putIfAbsent(t.group() + "/" + t.plural(), t);
             }
         }
         return out.values();

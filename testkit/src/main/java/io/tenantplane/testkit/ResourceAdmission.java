@@ -379,7 +379,7 @@ final class ResourceAdmission {
     }
 
     /** Whether a quota's hard limit {@code r} counts objects of {@code t} ({@code MatchingResources}). */
-    private static boolean tracks(ResourceType t, String r) {
+    static boolean tracks(ResourceType t, String r) {
         String count = "count/" + t.plural() + (t.group().isEmpty() ? "" : "." + t.group());
         if (r.equals(count) || (t.group().isEmpty() && r.equals(LEGACY_COUNTS.get(t.plural())))) {
             return true;

@@ -103,7 +103,7 @@ final class StatefulSetController {
         String currentName = Json.str(Json.meta(current), "name");
         String updateName = Json.str(Json.meta(update), "name");
 
-        int start = Json.obj(spec, "ordinals") == null ? 0 : intOf(Json.obj(spec, "ordinals"), "start");
+        int start = startOrdinal(spec);
         int count = intOf(spec, "replicas");
         JsonObject[] replicas = new JsonObject[count];
         List<JsonObject> condemned = new ArrayList<>();
@@ -167,12 +167,10 @@ final class StatefulSetController {
             deletePod(set, pod);
             done = monotonic;
         }
-        JsonObject updateStrategy = Json.obj(spec, "updateStrategy");
-        boolean rolling = updateStrategy == null || "RollingUpdate".equals(Json.str(updateStrategy, "type"));
-        int partition = rolling && Json.obj(updateStrategy, "rollingUpdate") != null
-                ? intOf(Json.obj(updateStrategy, "rollingUpdate"), "partition") : 0;
+        JsonObject rollingUpdate = Json.obj(Json.obj(spec, "updateStrategy"), "rollingUpdate");
+        int partition = rollingUpdate != null ? intOf(rollingUpdate, "partition") : 0;
         int deletedForUpdate = 0;
-        if (!done && rolling) {
+        if (!done && rolling(spec)) {
             for (int target = count - 1; target >= partition; target--) {
                 JsonObject pod = replicas[target];
                 if (pod == null) {
@@ -262,7 +260,10 @@ final class StatefulSetController {
         return copy;
     }
 
-    /** {@code controller.HashControllerRevision}: FNV-32a of the data and the collision count, safely encoded. */
+    /**
+     * {@code controller.HashControllerRevision} (and, with no collisions, {@code controller.ComputeHash}): FNV-32a of
+     * the data and the collision count, written with {@code rand.SafeEncodeString}.
+     */
     static String hash(String data, int collisions) {
         int h = 0x811c9dc5;
         byte[] bytes = data.getBytes(StandardCharsets.UTF_8);
@@ -291,11 +292,9 @@ final class StatefulSetController {
      */
     private JsonObject create(JsonObject set, JsonObject current, JsonObject update, JsonObject status, int ordinal) {
         JsonObject spec = Json.obj(set, "spec");
-        JsonObject strategy = Json.obj(spec, "updateStrategy");
-        int start = Json.obj(spec, "ordinals") == null ? 0 : intOf(Json.obj(spec, "ordinals"), "start");
-        boolean rolling = strategy == null || "RollingUpdate".equals(Json.str(strategy, "type"));
-        JsonObject rollingUpdate = strategy == null ? null : Json.obj(strategy, "rollingUpdate");
-        boolean atCurrent = rolling && (rollingUpdate == null && ordinal < start + intOf(status, "currentReplicas")
+        int start = startOrdinal(spec);
+        JsonObject rollingUpdate = Json.obj(Json.obj(spec, "updateStrategy"), "rollingUpdate");
+        boolean atCurrent = rolling(spec) && (rollingUpdate == null && ordinal < start + intOf(status, "currentReplicas")
                 || rollingUpdate != null && ordinal < start + intOf(rollingUpdate, "partition"));
         JsonObject revision = atCurrent ? current : update;
         JsonObject m = Json.meta(set);
@@ -430,10 +429,7 @@ final class StatefulSetController {
             }
         }
         current -= deletedForUpdate;
-        JsonObject spec = Json.obj(set, "spec");
-        JsonObject strategy = Json.obj(spec, "updateStrategy");
-        boolean rolling = strategy == null || "RollingUpdate".equals(Json.str(strategy, "type"));
-        if (rolling && updated == count && ready == count && created == count) {
+        if (rolling(Json.obj(set, "spec")) && updated == count && ready == count && created == count) {
             current = updated;
             currentRevision = updateRevision;
         }
@@ -488,6 +484,17 @@ final class StatefulSetController {
             return -1;
         }
         return Integer.parseInt(matcher.group(2));
+    }
+
+    /** {@code getStartOrdinal}: {@code spec.ordinals.start}, else 0. */
+    private static int startOrdinal(JsonObject spec) {
+        return intOf(Json.obj(spec, "ordinals"), "start");
+    }
+
+    /** Whether the set updates its pods by {@code RollingUpdate} (the default), not {@code OnDelete}. */
+    private static boolean rolling(JsonObject spec) {
+        JsonObject strategy = Json.obj(spec, "updateStrategy");
+        return strategy == null || "RollingUpdate".equals(Json.str(strategy, "type"));
     }
 
     private static String revision(JsonObject pod) {
