@@ -138,25 +138,11 @@ final class BoundaryFit {
         for (String list : List.of("containers", "initContainers")) {
             JsonArray cs = Json.array(Json.object(template, "spec"), list);
             for (JsonElement e : cs == null ? new JsonArray() : cs) {
-                JsonObject c = e.getAsJsonObject();
-                for (String r : List.of("cpu", "memory")) {
-                    String limit = Json.string(c, "resources", "limits", r);
-                    if (limit == null) {
-                        limit = limits.defaultLimit().get(r);
-                    }
-                    String request = Json.string(c, "resources", "requests", r);
-                    if (request == null) {
-                        request = Json.string(c, "resources", "limits", r) != null
-                                ? Json.string(c, "resources", "limits", r) : limits.defaultRequest().get(r);
-                    }
-                    Map<String, BigDecimal> into = list.equals("containers") ? containers : inits;
-                    BigDecimal req = number(request);
-                    BigDecimal lim = number(limit);
-                    if (req != null) {
-                        merge(into, "requests." + r, req, list.equals("containers"));
-                    }
-                    if (lim != null) {
-                        merge(into, "limits." + r, lim, list.equals("containers"));
+                boolean regular = list.equals("containers");
+                for (Map.Entry<String, String> r : limits.admitted(e.getAsJsonObject()).entrySet()) {
+                    BigDecimal value = number(r.getValue());
+                    if (value != null && r.getKey().contains(".")) {
+                        merge(regular ? containers : inits, r.getKey(), value, regular);
                     }
                 }
             }

@@ -77,18 +77,7 @@ final class ContainerLimitCheck {
             return out;
         }
         eachContainer(pod, (path, requests, limitsSet) -> {
-            java.util.Set<String> has = new java.util.TreeSet<>();
-            for (String r : List.of("cpu", "memory")) {
-                // A request: named, else the container's limit (SetDefaults_Pod), else the default request.
-                if (Json.string(requests, r) != null || Json.string(limitsSet, r) != null
-                        || limits.defaultRequest().containsKey(r)) {
-                    has.add(r);
-                    has.add("requests." + r);
-                }
-                if (Json.string(limitsSet, r) != null || limits.defaultLimit().containsKey(r)) {
-                    has.add("limits." + r);
-                }
-            }
+            java.util.Set<String> has = admitted(requests, limitsSet, limits).keySet();
             for (String q : limits.quotaRequires()) {
                 if (!has.contains(q)) {
                     String r = q.contains(".") ? q.substring(q.indexOf('.') + 1) : q;
@@ -103,6 +92,30 @@ final class ContainerLimitCheck {
                 }
             }
         });
+        return out;
+    }
+
+    /**
+     * A container's cpu and memory as the host admits it, by quota resource name ({@code requests.cpu}, {@code cpu}
+     * for the request too, {@code limits.cpu}): a limit is the named one, else the LimitRange's default; a request is
+     * the named one, else the container's limit ({@code SetDefaults_Pod}), else the default request. A resource it
+     * gets neither way is absent.
+     */
+    static java.util.Map<String, String> admitted(JsonObject requests, JsonObject limitsSet,
+                                                  TransformOptions.ContainerLimits limits) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        for (String r : List.of("cpu", "memory")) {
+            String limit = Json.string(limitsSet, r) != null ? Json.string(limitsSet, r) : limits.defaultLimit().get(r);
+            String request = Json.string(requests, r) != null ? Json.string(requests, r)
+                    : Json.string(limitsSet, r) != null ? Json.string(limitsSet, r) : limits.defaultRequest().get(r);
+            if (request != null) {
+                out.put(r, request);
+                out.put("requests." + r, request);
+            }
+            if (limit != null) {
+                out.put("limits." + r, limit);
+            }
+        }
         return out;
     }
 

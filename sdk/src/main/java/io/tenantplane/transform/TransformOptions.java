@@ -92,6 +92,16 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
             return out;
         }
 
+        /**
+         * A container's cpu and memory as the host admits it under these limits, by quota resource name
+         * ({@code requests.cpu}, {@code cpu}, {@code limits.memory}, ...): named values, else a request from the
+         * container's limit, else the defaults.
+         */
+        public Map<String, String> admitted(com.google.gson.JsonObject container) {
+            return ContainerLimitCheck.admitted(Json.object(container, "resources", "requests"),
+                    Json.object(container, "resources", "limits"), this);
+        }
+
         /** Without a quota. */
         public ContainerLimits(Map<String, String> defaultRequest, Map<String, String> defaultLimit,
                                Map<String, String> max) {

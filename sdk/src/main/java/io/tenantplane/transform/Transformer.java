@@ -579,8 +579,7 @@ public final class Transformer {
         }
         dropReservedRequirements(selector);
         JsonObject matchLabels = Json.child(selector, "matchLabels");
-        matchLabels.keySet().removeIf(ReverseMapping::isReserved);
-        matchLabels.addProperty(ReverseMapping.TENANT, tenant);
+        scopeToTenant(matchLabels);
         boolean everyNamespace = namespaceSelector != null && namespaceSelector.entrySet().stream()
                 .allMatch(e -> e.getValue().isJsonNull() || e.getValue().isJsonObject()
                         && e.getValue().getAsJsonObject().isEmpty() || e.getValue().isJsonArray()
@@ -1036,9 +1035,14 @@ public final class Transformer {
 
     /** Restricts a host-evaluated pod selector to this tenant's pods in this virtual namespace. */
     private void scope(Work w, JsonObject matchLabels) {
+        scopeToTenant(matchLabels);
+        matchLabels.addProperty(ReverseMapping.VIRTUAL_NAMESPACE, w.src.virtualNamespace());
+    }
+
+    /** Restricts a host-evaluated pod selector's labels to this tenant's pods, of any of its namespaces. */
+    private void scopeToTenant(JsonObject matchLabels) {
         matchLabels.keySet().removeIf(ReverseMapping::isReserved);
         matchLabels.addProperty(ReverseMapping.TENANT, tenant);
-        matchLabels.addProperty(ReverseMapping.VIRTUAL_NAMESPACE, w.src.virtualNamespace());
     }
 
     private void scopeSelector(Work w, JsonObject labelSelector) {
