@@ -34,6 +34,7 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.internal.ProvisionPlan;
+import io.tenantplane.plan.internal.TenantStatus;
 import io.tenantplane.plan.internal.TenantTokens;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,6 +67,7 @@ final class Provisioner {
     private static final ResourceKind SYNC_POLICIES = kind(SyncPolicy.API_VERSION, SyncPolicy.KIND);
     private static final ResourceKind PROFILES = kind(IsolationProfile.API_VERSION, IsolationProfile.KIND);
     private static final ResourceKind STATEFUL_SETS = kind("apps/v1", "StatefulSet");
+    private static final ResourceKind DEPLOYMENTS = kind("apps/v1", "Deployment");
     private static final ResourceKind NAMESPACES = kind("v1", "Namespace");
     private static final ResourceKind SECRETS = kind("v1", "Secret");
     private static final ResourceKind PODS = kind("v1", "Pod");
@@ -283,7 +285,6 @@ final class Provisioner {
         Placement placement = Placement.of(tc);
         TenantCluster place = placement.cluster();
         boolean moving = placement instanceof Placement.Moving;
-        Condition notStarted = notStarted(tc, migration, generation);
         List<JsonObject> rendered = render(place, r.profile());
         String id = key.toString();
         List<Outcome> isolation = new ArrayList<>();
@@ -357,49 +358,14 @@ final class Provisioner {
             retireDns(exec, place, rendered, listing);
         }
         ControlPlaneNames names = ControlPlaneNames.of(place);
-        Condition controlPlane = controlPlaneReady(place, now.get("StatefulSet/" + names.namespace() + "/"
-                + names.statefulSet()), generation);
-        Condition isolated = isolationApplied(isolation, generation);
-        Condition degraded = degraded(exec.outcomes(), generation);
-        boolean ready = controlPlane.isTrue() && isolated.isTrue() && !degraded.isTrue();
-        Condition readyCondition = ready
-                ? Condition.of(Condition.READY, Condition.Status.TRUE, "TenantReady", "The control plane is ready and "
-                        + "the isolation boundary is in place.", generation)
-                : Condition.of(Condition.READY, Condition.Status.FALSE, firstFalse(controlPlane, isolated, degraded),
-                        notReadyMessage(controlPlane, isolated, degraded), generation);
-        TenantCluster.Phase phase = degraded.isTrue() ? TenantCluster.Phase.DEGRADED
-                : ready ? TenantCluster.Phase.READY : TenantCluster.Phase.PROVISIONING;
-        List<Condition> desired = new ArrayList<>(List.of(Conditions.accepted(List.of(), generation), controlPlane,
-                isolated, degraded));
-        if (notStarted != null) {
-            desired.add(notStarted);
-        }
-        if (!moving) {
-            // While moving, phase, Ready, mode, hostNamespace and migration are the migration runner's.
-            desired.add(readyCondition);
-        }
-        StatusWrite w = writeStatus(exec, json, current -> {
-            List<Condition> conds = new ArrayList<>(desired);
-            if (Conditions.find(current == null ? null : current.conditions(), Condition.SYNCED).isEmpty()) {
-                conds.add(Condition.of(Condition.SYNCED, Condition.Status.UNKNOWN, "NotSyncedYet",
-                        "No convergence pass has run yet.", generation));
-            }
-            if (!Placement.migrationWanted(tc) && withdrawn(current)) {
-                conds.add(Condition.of(Condition.MIGRATING, Condition.Status.FALSE, "MigrationWithdrawn",
-                        "spec.mode is " + tc.mode().value() + " again, the mode in effect: no migration", generation));
-            }
-            List<Condition> merged = Conditions.merge(current == null ? null : current.conditions(), conds, clock);
-            TenantCluster.SecretKeyRef kubeconfig = new TenantCluster.SecretKeyRef(names.kubeconfigSecret(),
-                    place.namespace(), ControlPlaneNames.KUBECONFIG_KEY);
-            if (moving && current != null) {
-                return new TenantCluster.Status(current.phase(), generation, merged, current.hostNamespace(),
-                        kubeconfig, current.mode(), current.migration());
-            }
-            // The mode in effect is set from the spec when the tenant is first provisioned; after that only a
-            // migration switches it (Placement then keeps the tenant where status says until it has).
-            return new TenantCluster.Status(phase, generation, merged, place.hostNamespace(), kubeconfig,
-                    place.mode(), current == null ? null : current.migration());
-        });
+        JsonObject sts = controlPlane(place, now.get("StatefulSet/" + names.namespace() + "/" + names.statefulSet()));
+        Condition controlPlane = TenantStatus.controlPlaneReady(names.statefulSet(), sts,
+                TenantStatus.refusalMatters(sts) ? refusal(sts) : null, dns(place, rendered, now), generation);
+        TenantStatus.Provisioned found = new TenantStatus.Provisioned(tc, place, moving,
+                Placement.migrationWanted(tc), generation, controlPlane, written(isolation), written(exec.outcomes()),
+                notStarted(tc, migration, generation), new TenantCluster.SecretKeyRef(names.kubeconfigSecret(),
+                place.namespace(), ControlPlaneNames.KUBECONFIG_KEY));
+        StatusWrite w = writeStatus(exec, json, current -> TenantStatus.provisioned(found, current, clock));
         return new ProvisionReport(key, exec.outcomes(), w.status(), w.written(), false, migration,
                 context(w, r, listing.handedOn()));
     }
@@ -552,73 +518,48 @@ final class Provisioner {
     }
 
     /**
-     * True when {@code Migrating} says a migration was refused or could not start, though spec.mode is the mode in
-     * effect again: the condition would otherwise keep telling of a move nobody asks for any more.
-     */
-    private static boolean withdrawn(TenantCluster.Status current) {
-        return current != null && Conditions.find(current.conditions(), Condition.MIGRATING)
-                .filter(c -> !c.isTrue() && !"MigrationComplete".equals(c.reason())
-                        && !"MigrationWithdrawn".equals(c.reason())).isPresent();
-    }
-
-    /**
-     * The {@code Migrating} condition when a migration pass could not even start (the tenant API is unreachable, a
-     * read failed) and so wrote no status of its own; null otherwise.
+     * The {@code Migrating} condition when a migration pass could not even start and so wrote no status of its own
+     * ({@link TenantStatus#migrationNotStarted}); null otherwise.
      */
     private static Condition notStarted(TenantCluster tc, MigrationProgress migration, Long generation) {
-        if (!(migration instanceof MigrationProgress.Failed f) || f.step() != null || tc.status() == null
-                || tc.status().migration() != null || tc.status().mode() == null) {
-            return null;
-        }
-        return Condition.of(Condition.MIGRATING, Condition.Status.FALSE, f.reason(),
-                "spec.mode asks for " + tc.mode().value() + " but the migration from " + tc.status().mode().value()
-                + " mode has not started: " + f.message()
-                + "; the tenant keeps running in " + tc.status().mode().value() + " mode and a later pass starts it",
-                generation);
+        return migration instanceof MigrationProgress.Failed f && f.step() == null
+                ? TenantStatus.migrationNotStarted(tc, f.reason(), f.message(), generation) : null;
     }
 
     private ProvisionReport invalid(Execution exec, List<Problem> problems, Long generation,
                                     MigrationProgress migration) {
-        Condition accepted = Conditions.accepted(problems, generation);
-        Problem first = problems.get(0);
-        String message = (first.field() == null ? "" : first.field() + ": ") + first.message()
-                + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more problem(s), see Accepted)" : "");
-        Condition ready = Condition.of(Condition.READY, Condition.Status.FALSE, "InvalidSpec", message, generation);
-        StatusWrite w = writeStatus(exec, current -> new TenantCluster.Status(TenantCluster.Phase.PENDING, generation,
-                Conditions.merge(current == null ? null : current.conditions(), List.of(accepted, ready), clock),
-                current == null ? null : current.hostNamespace(),
-                current == null ? null : current.kubeconfigSecretRef(), current == null ? null : current.mode(),
-                current == null ? null : current.migration()));
+        StatusWrite w = writeStatus(exec, current -> TenantStatus.invalid(problems, generation, current, clock));
         return new ProvisionReport(exec.tenant(), exec.outcomes(), w.status(), w.written(), false, migration);
     }
 
     /**
-     * The {@code ControlPlaneReady} condition, judged from the StatefulSet as this call left it ({@code known}), or as
-     * read when the call does not know it (its write failed).
+     * The control plane's StatefulSet as this call left it ({@code known}), or as read when the call does not know
+     * it (its write failed); null when it does not exist.
      */
-    private Condition controlPlaneReady(TenantCluster tc, JsonObject known, Long generation) {
-        String name = ControlPlaneNames.of(tc).statefulSet();
-        Optional<JsonObject> sts = known != null ? Optional.of(known) : reader.get(STATEFUL_SETS, tc.namespace(), name);
-        if (sts.isEmpty()) {
-            return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "NotCreated",
-                    "StatefulSet " + name + " does not exist.", generation);
+    private JsonObject controlPlane(TenantCluster tc, JsonObject known) {
+        return known != null ? known
+                : reader.get(STATEFUL_SETS, tc.namespace(), ControlPlaneNames.of(tc).statefulSet()).orElse(null);
+    }
+
+    /**
+     * The tenant DNS whose readiness counts: its Deployment as this call left it, read when the call does not know it
+     * (its write failed); none when nothing renders one (private mode).
+     */
+    private TenantStatus.Dns dns(TenantCluster place, List<JsonObject> rendered, Map<String, JsonObject> now) {
+        String name = ControlPlaneNames.of(place).dnsService();
+        String ns = ControlPlaneNames.of(place).namespace();
+        boolean wanted = rendered.stream().anyMatch(o -> "Deployment".equals(Json.string(o, "kind"))
+                && name.equals(Json.string(o, "metadata", "name")));
+        if (!wanted) {
+            return TenantStatus.NO_DNS;
         }
-        long want = Json.number(sts.get(), 1, "spec", "replicas");
-        long ready = Json.number(sts.get(), 0, "status", "readyReplicas");
-        if (ready >= want) {
-            return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.TRUE, "ReplicasReady",
-                    ready + " of " + want + " control plane replicas are ready.", generation);
-        }
-        String counted = ready + " of " + want + " control plane replicas are ready";
-        String refusal = Json.number(sts.get(), 0, "status", "replicas") < want ? refusal(sts.get()) : null;
-        if (refusal != null) {
-            return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "PodRefused", counted
-                    + ": the host refused to create a control plane pod (" + refusal + "). Give the tenant's "
-                    + "namespace room for it, or change what refuses it; the StatefulSet controller tries again.",
-                    generation);
-        }
-        return Condition.of(Condition.CONTROL_PLANE_READY, Condition.Status.FALSE, "ReplicasNotReady",
-                counted + ".", generation);
+        JsonObject known = now.get("Deployment/" + ns + "/" + name);
+        return new TenantStatus.Dns(name, known != null ? known : reader.get(DEPLOYMENTS, ns, name).orElse(null));
+    }
+
+    /** The writes of a pass as its status judges them. */
+    private static List<TenantStatus.Written> written(List<Outcome> outcomes) {
+        return outcomes.stream().map(o -> new TenantStatus.Written(o.decision(), o instanceof Outcome.Failed)).toList();
     }
 
     /**
@@ -655,105 +596,35 @@ final class Provisioner {
         return "";
     }
 
-    static Condition isolationApplied(List<Outcome> isolation, Long generation) {
-        List<String> bad = isolation.stream().filter(o -> o instanceof Outcome.Failed
-                        || o.decision().action() == Action.CONFLICT || o.decision().action() == Action.ERROR)
-                .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
-        if (bad.isEmpty()) {
-            return Condition.of(Condition.ISOLATION_APPLIED, Condition.Status.TRUE, "Applied",
-                    isolation.size() + " isolation objects are in place.", generation);
-        }
-        return Condition.of(Condition.ISOLATION_APPLIED, Condition.Status.FALSE, "NotApplied",
-                "Not in place: " + String.join(", ", bad) + ".", generation);
-    }
-
-    static Condition degraded(List<Outcome> outcomes, Long generation) {
-        List<String> conflicts = outcomes.stream().filter(o -> o.decision().action() == Action.CONFLICT)
-                .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
-        if (!conflicts.isEmpty()) {
-            return Condition.of(Condition.DEGRADED, Condition.Status.TRUE, Reasons.FOREIGN_OBJECT,
-                    "Objects tenantplane does not manage hold names the tenant needs: " + String.join(", ", conflicts)
-                            + ". They are left alone; rename or remove them.", generation);
-        }
-        List<String> failed = outcomes.stream().filter(o -> o instanceof Outcome.Failed
-                        || o.decision().action() == Action.ERROR)
-                .map(o -> o.decision().kind() + " " + o.decision().host().name()).toList();
-        if (!failed.isEmpty()) {
-            return Condition.of(Condition.DEGRADED, Condition.Status.TRUE, "WriteFailed",
-                    "Could not write: " + String.join(", ", failed) + ".", generation);
-        }
-        return Condition.of(Condition.DEGRADED, Condition.Status.FALSE, "AsExpected", "Every object is in place.",
-                generation);
-    }
-
-    private static String firstFalse(Condition controlPlane, Condition isolated, Condition degraded) {
-        if (degraded.isTrue()) {
-            return "Degraded";
-        }
-        if (!isolated.isTrue()) {
-            return "IsolationNotApplied";
-        }
-        return "ControlPlaneNotReady";
-    }
-
-    private static String notReadyMessage(Condition controlPlane, Condition isolated, Condition degraded) {
-        if (degraded.isTrue()) {
-            return degraded.message();
-        }
-        if (!isolated.isTrue()) {
-            return isolated.message();
-        }
-        return controlPlane.message();
-    }
-
     // ------------------------------------------------------------ synced condition
 
     /** Records a pass as the {@code Synced} condition; written only when it changed. */
     void recordSynced(TenantCluster tc, ConvergenceReport report) {
-        Long generation = tc.metadata().generation();
-        Condition synced = synced(report, generation);
+        Condition synced = synced(report, tc.metadata().generation());
         // The pass's context was read by this pass's ensure (or just before it): when its Synced condition already
         // says this, there is nothing to write and nothing to read again.
-        Optional<Condition> known = Conditions.find(tc.status() == null ? null : tc.status().conditions(),
-                Condition.SYNCED);
-        if (known.isPresent() && synced.withLastTransitionTime(known.get().lastTransitionTime()).equals(known.get())) {
+        if (TenantStatus.knownAlready(tc, synced)) {
             return;
         }
         // After the pass's scope has closed: reported to the observers, outside any span.
         Execution afterPass = Execution.of(new TenantKey(tc.namespace(), tc.tenant()), observer,
                 Observer.PassScope.NOOP);
-        writeStatus(afterPass, current -> {
-            TenantCluster.Status s = current == null
-                    ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
-            return new TenantCluster.Status(s.phase(), s.observedGeneration(),
-                    Conditions.merge(s.conditions(), List.of(synced), clock), s.hostNamespace(),
-                    s.kubeconfigSecretRef(), s.mode(), s.migration());
-        });
+        writeStatus(afterPass, current -> TenantStatus.with(current, synced, clock));
     }
 
+    /** The {@code Synced} condition of the pass {@code r} reports ({@link TenantStatus#synced}). */
     static Condition synced(ConvergenceReport r, Long generation) {
-        if (r.failure() != null) {
-            return Condition.of(Condition.SYNCED, Condition.Status.FALSE, r.failure().reason(), r.failure().message(),
-                    generation);
-        }
-        long conflicts = r.count(Action.CONFLICT);
-        long errors = r.count(Action.ERROR);
-        long failed = r.failures().size();
-        if (conflicts + errors + failed == 0) {
-            long inSync = r.outcomes().stream().filter(o -> o.decision().action() == Action.CREATE
-                    || o.decision().action() == Action.UPDATE || o.decision().action() == Action.UNCHANGED)
-                    .filter(o -> !(o instanceof Outcome.Failed))
-                    // A pod's token Secret is not the host copy of a tenant object, and is written only when a token
-                    // is issued or refreshed: counted, it would change the message (and write status) on those passes.
-                    .filter(o -> !TenantTokens.ISSUED.equals(o.decision().reason())
-                            && !TenantTokens.REFRESHED.equals(o.decision().reason()))
-                    .map(o -> o.decision().kind() + "/" + o.decision().host()).distinct().count();
-            return Condition.of(Condition.SYNCED, Condition.Status.TRUE, "Converged",
-                    "The host copies of " + inSync + " tenant objects are in sync.", generation);
-        }
-        String reason = conflicts > 0 ? "Conflicts" : errors > 0 ? "InvalidObjects" : "WritesFailed";
-        return Condition.of(Condition.SYNCED, Condition.Status.FALSE, reason, conflicts + " conflict(s), " + errors
-                + " invalid object(s), " + failed + " failed write(s); see the decisions for details.", generation);
+        long inSync = r.outcomes().stream().filter(o -> o.decision().action() == Action.CREATE
+                        || o.decision().action() == Action.UPDATE || o.decision().action() == Action.UNCHANGED)
+                .filter(o -> !(o instanceof Outcome.Failed))
+                // A pod's token Secret is not the host copy of a tenant object, and is written only when a token
+                // is issued or refreshed: counted, it would change the message (and write status) on those passes.
+                .filter(o -> !TenantTokens.ISSUED.equals(o.decision().reason())
+                        && !TenantTokens.REFRESHED.equals(o.decision().reason()))
+                .map(o -> o.decision().kind() + "/" + o.decision().host()).distinct().count();
+        return TenantStatus.synced(new TenantStatus.Tally(r.failure() == null ? null : r.failure().reason(),
+                r.failure() == null ? null : r.failure().message(), r.count(Action.CONFLICT), r.count(Action.ERROR),
+                r.failures().size(), inSync), generation);
     }
 
     // ------------------------------------------------------------ removal
@@ -763,12 +634,7 @@ final class Provisioner {
         if (!tc.metadata().finalizers().contains(FINALIZER)) {
             return new ProvisionReport(key, exec.outcomes(), tc.status(), false, false);
         }
-        StatusWrite deleting = writeStatus(exec, current -> {
-            TenantCluster.Status s = current == null
-                    ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
-            return new TenantCluster.Status(TenantCluster.Phase.DELETING, s.observedGeneration(), s.conditions(),
-                    s.hostNamespace(), s.kubeconfigSecretRef(), s.mode(), s.migration());
-        });
+        StatusWrite deleting = writeStatus(exec, TenantStatus::deleting);
         String tenant = tc.tenant();
         String selector = ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE + ","
                 + ReverseMapping.TENANT + "=" + tenant;

@@ -24,6 +24,7 @@ import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
+import io.tenantplane.plan.internal.TenantStatus;
 import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.Transformer;
@@ -143,8 +144,8 @@ public final class MigrationRunner {
             }
             if (plan.rejected()) {
                 Rejection r = plan.rejection();
-                writeStatus(exec, l, status -> conditions(status, Condition.of(Condition.MIGRATING,
-                        Condition.Status.FALSE, r.reason(), r.field() + ": " + r.message(), generation(l))));
+                writeStatus(exec, l, status -> conditions(status,
+                        List.of(TenantStatus.migrationRejected(r.reason(), r.field(), r.message(), generation(l)))));
                 return new MigrationProgress.Rejected(r, exec.outcomes());
             }
             if (plan.reversal() != null && announced.add(plan.reversal().reason())) {
@@ -203,11 +204,8 @@ public final class MigrationRunner {
                 boolean ok = writeStatus(exec, fresh, status -> {
                     status.remove(MigrationState.STATUS_FIELD);
                     status.addProperty("phase", TenantCluster.Phase.READY.value());
-                    conditions(status,
-                            Condition.of(Condition.MIGRATING, Condition.Status.FALSE, "MigrationComplete", "moved from "
-                                    + plan.from().value() + " to " + plan.to().value() + " mode", generation(fresh)),
-                            Condition.of(Condition.READY, Condition.Status.TRUE, "MigrationComplete", "tenant "
-                                    + plan.tenant() + " runs in " + plan.to().value() + " mode", generation(fresh)));
+                    conditions(status, TenantStatus.migrationComplete(plan.tenant(), plan.from(), plan.to(),
+                            generation(fresh)));
                 });
                 if (!ok) {
                     return new MigrationProgress.Failed(current, "WriteFailed", "the final status could not be "
@@ -285,10 +283,8 @@ public final class MigrationRunner {
         return writeStatus(exec, l, status -> {
             status.add(MigrationState.STATUS_FIELD, state.toJson());
             status.addProperty("phase", TenantCluster.Phase.MIGRATING.value());
-            conditions(status,
-                    Condition.of(Condition.MIGRATING, Condition.Status.TRUE, reason, message, generation(l)),
-                    Condition.of(Condition.READY, Condition.Status.FALSE, "Migrating", "tenant " + l.cluster.tenant()
-                            + " is moving to " + state.to().value() + " mode: " + reason, generation(l)));
+            conditions(status, TenantStatus.migrationStep(l.cluster.tenant(), state.to(), reason, message,
+                    generation(l)));
         });
     }
 
@@ -311,10 +307,10 @@ public final class MigrationRunner {
     }
 
     /** Merges {@code desired} into the conditions of {@code status} (as it is now, re-read on a conflict). */
-    private void conditions(JsonObject status, Condition... desired) {
+    private void conditions(JsonObject status, List<Condition> desired) {
         TenantCluster.Status now = Json.gson().fromJson(status, TenantCluster.Status.class);
         List<Condition> current = now == null || now.conditions() == null ? List.of() : now.conditions();
-        List<Condition> merged = Conditions.merge(current, List.of(desired), clock);
+        List<Condition> merged = Conditions.merge(current, desired, clock);
         status.add("conditions", Json.gson().toJsonTree(merged));
     }
 

@@ -10,6 +10,7 @@ import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
+import io.tenantplane.controlplane.internal.TenantDns;
 import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.errors.TenantPlaneException;
 import io.tenantplane.json.Json;
@@ -40,9 +41,9 @@ import java.util.function.Predicate;
  *       {@link SyncerOptions#namespaces()}); a change queues a full pass over the tenant (provisioning first, when
  *       {@link SyncerOptions#provision()} is on), and a change of a SyncPolicy or IsolationProfile over every tenant
  *       whose TenantCluster references it, whether or not its last pass succeeded.</li>
- *   <li>Watches the control-plane StatefulSets tenantplane rendered in those namespaces: when one becomes ready or
- *       stops being ready, or is deleted, its tenant gets a full pass, so its status turns Ready as soon as its
- *       control plane is.</li>
+ *   <li>Watches the control-plane StatefulSets and tenant DNS Deployments tenantplane rendered in those namespaces:
+ *       when one becomes ready or stops being ready, or is deleted, its tenant gets a full pass, so its status turns
+ *       Ready as soon as its control plane and DNS are.</li>
  *   <li>For each tenant it can reach, watches every kind its policy sends to the host, in the tenant API (all virtual
  *       namespaces) and in the host namespace (objects labelled {@code tenantplane.io/managed-by}, shared by all
  *       tenants of that namespace). A change queues a pass over that one object.</li>
@@ -71,6 +72,7 @@ public final class Syncer implements AutoCloseable {
     private static final String MANAGED = ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE;
     private static final String CONTROL_PLANES = MANAGED + "," + ControlPlaneRenderer.COMPONENT_LABEL + "="
             + ControlPlaneRenderer.COMPONENT;
+    private static final String DNS = MANAGED + "," + ControlPlaneRenderer.COMPONENT_LABEL + "=" + TenantDns.COMPONENT;
 
     /** How long {@link #close()} waits for the observers to deliver what the last passes reported. */
     static final Duration FLUSH_ON_CLOSE = Duration.ofSeconds(5);
@@ -83,8 +85,12 @@ public final class Syncer implements AutoCloseable {
     private final Map<TenantKey, String> tenantClusterVersions = new ConcurrentHashMap<>();
     /** What each watched TenantCluster references, whatever became of its last pass. */
     private final Map<TenantKey, References> references = new ConcurrentHashMap<>();
-    /** Whether each tenant's control-plane StatefulSet, as last watched, had all its replicas ready. */
+    /**
+     * Whether each tenant's control-plane StatefulSet had all its replicas ready, and whether its DNS Deployment had
+     * one available, as last watched: provisioning's readiness check, judged again on every change of either.
+     */
     private final Map<TenantKey, Boolean> controlPlaneReadiness = new ConcurrentHashMap<>();
+    private final Map<TenantKey, Boolean> dnsReadiness = new ConcurrentHashMap<>();
     /** Tenants whose TenantCluster, as last watched, records a migration in status.migration. */
     private final Set<TenantKey> moving = ConcurrentHashMap.newKeySet();
     /** Tenants whose TenantCluster is being deleted: no object pass may write for them any more. */
@@ -182,7 +188,14 @@ public final class Syncer implements AutoCloseable {
             clusterWatchers.add(watch(kind(IsolationProfile.API_VERSION, IsolationProfile.KIND), ns, null,
                     (type, o) -> referencedChanged(IsolationProfile.KIND, o), true));
             clusterWatchers.add(watch(kind("apps/v1", "StatefulSet"), ns, CONTROL_PLANES,
-                    this::controlPlaneChanged, true));
+                    (type, o) -> readinessChanged(type, o, controlPlaneReadiness,
+                            (tenant, n) -> new ControlPlaneNames(tenant, n).statefulSet(),
+                            sts -> Json.number(sts, 0, "status", "readyReplicas")
+                                    >= Json.number(sts, 1, "spec", "replicas")), true));
+            clusterWatchers.add(watch(kind("apps/v1", "Deployment"), ns, DNS,
+                    (type, o) -> readinessChanged(type, o, dnsReadiness,
+                            (tenant, n) -> new ControlPlaneNames(tenant, n).dnsService(),
+                            d -> Json.number(d, 0, "status", "availableReplicas") >= 1), true));
         }
         for (int i = 0; i < options.workers(); i++) {
             spawn(this::work);
@@ -191,7 +204,7 @@ public final class Syncer implements AutoCloseable {
         return this;
     }
 
-    /** Waits until the TenantCluster, SyncPolicy, IsolationProfile and control-plane watches have listed once. */
+    /** Waits until the TenantCluster, SyncPolicy, IsolationProfile, control-plane and DNS watches have listed once. */
     public boolean awaitStarted(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         for (Watcher w : List.copyOf(clusterWatchers)) {
@@ -238,6 +251,7 @@ public final class Syncer implements AutoCloseable {
         if (seen == null) {
             references.remove(key);
             controlPlaneReadiness.remove(key);
+            dnsReadiness.remove(key);
         } else {
             references.put(key, new References(Json.string(tc, "spec", "isolationProfileRef", "name"),
                     Json.string(tc, "spec", "syncPolicyRef", "name")));
@@ -273,20 +287,27 @@ public final class Syncer implements AutoCloseable {
     }
 
     /**
-     * Queues a full pass over a tenant when its control-plane StatefulSet became ready (all replicas ready, as
-     * provisioning reads it) or stopped being ready, or was deleted. A StatefulSet first seen not ready (just created
-     * by a pass, which wrote that status already) brings no pass. The tenant label alone picks no tenant: the
-     * StatefulSet must also carry the rendered name of that tenant's control plane in the TenantCluster's namespace
-     * and no source annotations (a copy synced from a tenant has them, its tenantplane.io labels are the
-     * Syncer's own, and its name is a mapped one), and the TenantCluster must exist.
+     * Queues a full pass over a tenant when its control-plane StatefulSet or its DNS Deployment became ready (as
+     * provisioning judges them: every control-plane replica ready, one DNS replica available) or stopped being ready,
+     * or was deleted. One first seen not ready (just created by a pass, which wrote that status already) brings no
+     * pass. The tenant label alone picks no tenant: the object must also carry the name rendered for that tenant
+     * ({@code named}) in the TenantCluster's namespace and no source annotations (a copy synced from a tenant has
+     * them, its tenantplane.io labels are the Syncer's own, and its name is a mapped one), and the TenantCluster must
+     * exist.
+     *
+     * @param seen  each tenant's readiness of this object as last watched
+     * @param named the rendered name of this object for a tenant and namespace
+     * @param ready the readiness of this object
      */
-    private void controlPlaneChanged(String type, JsonObject sts) {
-        String ns = Json.string(sts, "metadata", "namespace");
-        String name = Json.string(sts, "metadata", "name");
-        String tenant = Json.labels(sts).get(ReverseMapping.TENANT);
+    private void readinessChanged(String type, JsonObject o, Map<TenantKey, Boolean> seen,
+                                  java.util.function.BiFunction<String, String, String> named,
+                                  Predicate<JsonObject> ready) {
+        String ns = Json.string(o, "metadata", "namespace");
+        String name = Json.string(o, "metadata", "name");
+        String tenant = Json.labels(o).get(ReverseMapping.TENANT);
         if (ns == null || name == null || tenant == null || tenant.isEmpty()
-                || Json.annotations(sts).containsKey(ReverseMapping.SOURCE_KIND)
-                || !name.equals(new ControlPlaneNames(tenant, ns).statefulSet())) {
+                || Json.annotations(o).containsKey(ReverseMapping.SOURCE_KIND)
+                || !name.equals(named.apply(tenant, ns))) {
             return;
         }
         TenantKey key = new TenantKey(ns, tenant);
@@ -294,13 +315,13 @@ public final class Syncer implements AutoCloseable {
             return;
         }
         if (type.equals("DELETED")) {
-            controlPlaneReadiness.remove(key);
+            seen.remove(key);
             enqueue(new TenantWork(key));
             return;
         }
-        boolean ready = Json.number(sts, 0, "status", "readyReplicas") >= Json.number(sts, 1, "spec", "replicas");
-        Boolean before = controlPlaneReadiness.put(key, ready);
-        if (before == null ? ready : before != ready) {
+        boolean now = ready.test(o);
+        Boolean before = seen.put(key, now);
+        if (before == null ? now : before != now) {
             enqueue(new TenantWork(key));
         }
     }

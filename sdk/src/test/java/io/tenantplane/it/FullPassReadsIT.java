@@ -74,11 +74,9 @@ class FullPassReadsIT {
                 ProvisionReport p = plane.ensure(key);
                 plane.converge(p.context());
                 if (i == 0) {
-                    // A converged tenant's control plane runs: the host's StatefulSet controller (which this host
-                    // does not run) reports its replica created and ready.
-                    JsonObject sts = live.hostKube.require("StatefulSet", live.namespace, "dev-control-plane");
-                    sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}"));
-                    live.hostKube.updateStatus(sts);
+                    // A converged tenant's control plane and DNS run: the host's StatefulSet and Deployment
+                    // controllers (which this host does not run) report their replicas created and ready.
+                    live.hostKube.controlPlaneRuns(live.namespace, "dev");
                 }
             }
             assertEquals("Ready", io.tenantplane.json.Json.string(live.hostKube.require("TenantCluster",

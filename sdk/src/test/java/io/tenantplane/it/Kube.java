@@ -85,6 +85,25 @@ final class Kube {
                 Json.string(o, "metadata", "name")) + "/status", Map.of(), o), "update status");
     }
 
+    /**
+     * Plays the host's StatefulSet, ReplicaSet and Deployment controllers for a tenant's control plane in {@code ns}
+     * (a host without a simulator runs none): its StatefulSet reports every replica ready and, where the tenant has
+     * one, its DNS Deployment every replica available.
+     */
+    void controlPlaneRuns(String ns, String tenant) {
+        JsonObject sts = require("StatefulSet", ns, tenant + "-control-plane");
+        long replicas = Json.number(sts, 1, "spec", "replicas");
+        sts.add("status", json("{\"replicas\":" + replicas + ",\"readyReplicas\":" + replicas
+                + ",\"availableReplicas\":" + replicas + "}"));
+        updateStatus(sts);
+        get("Deployment", ns, tenant + "-dns").ifPresent(dns -> {
+            long want = Json.number(dns, 1, "spec", "replicas");
+            dns.add("status", json("{\"replicas\":" + want + ",\"readyReplicas\":" + want
+                    + ",\"availableReplicas\":" + want + ",\"updatedReplicas\":" + want + "}"));
+            updateStatus(dns);
+        });
+    }
+
     void delete(String kind, String ns, String name) {
         Reply r = call("DELETE", kind(kind).objectPath(ns, name), Map.of(), null);
         if (r.code() != 404) {

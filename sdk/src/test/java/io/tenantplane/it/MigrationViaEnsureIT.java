@@ -245,13 +245,10 @@ class MigrationViaEnsureIT {
         try (LiveMigration world = LiveMigration.start(from, false)) {
             TenantPlane plane = TenantPlane.builder().hostClient(world.host).tenantConnector(tc -> world.tenant)
                     .retries(3, Duration.ofMillis(5), Duration.ofMillis(20)).build();
-            // the StatefulSet controller reports the control plane ready (it stays so: it is updated in place)
+            // the StatefulSet and Deployment controllers report the control plane and its DNS ready (they stay so:
+            // they are updated in place)
             Kube host = new Kube(world.host);
-            JsonObject sts = host.require("StatefulSet", NS, "dev-control-plane");
-            sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}"));
-            sts.addProperty("apiVersion", "apps/v1");
-            sts.addProperty("kind", "StatefulSet");
-            host.updateStatus(sts);
+            host.controlPlaneRuns(NS, "dev");
             assertNull(plane.ensure(world.key()).migration());
             assertTrue(plane.converge(world.key()).converged());
             Map<String, String> tenantBefore = withoutPods(world.tenantIdentities());
@@ -325,9 +322,7 @@ class MigrationViaEnsureIT {
         TenantKey key = live.key("dev");
 
         plane.ensure(key);
-        JsonObject sts = live.hostKube.require("StatefulSet", NS, "dev-control-plane");
-        sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}"));
-        live.hostKube.updateStatus(sts);
+        live.hostKube.controlPlaneRuns(NS, "dev");
         ProvisionReport ready = plane.ensure(key);
         assertEquals("Ready", ready.status().phase().value(), ready::toString);
         assertEquals("shared", Json.string(tenantCluster(), "status", "mode"), "provisioning sets the mode in effect");

@@ -74,11 +74,9 @@ class ProvisionIT {
         return m;
     }
 
-    /** Plays the StatefulSet controller: reports every replica ready. */
+    /** Plays the StatefulSet and Deployment controllers: every control plane and DNS replica ready. */
     private void controlPlaneBecomesReady(String tenant) {
-        JsonObject sts = live.hostKube.require("StatefulSet", live.namespace, tenant + "-control-plane");
-        sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}"));
-        live.hostKube.updateStatus(sts);
+        live.hostKube.controlPlaneRuns(live.namespace, tenant);
     }
 
     @Test

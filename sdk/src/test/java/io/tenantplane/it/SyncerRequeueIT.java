@@ -119,7 +119,7 @@ class SyncerRequeueIT {
     }
 
     @Test
-    void aTenantTurnsReadyWithinSecondsOfItsControlPlaneReportingReadyReplicas() throws Exception {
+    void aTenantTurnsReadyWithinSecondsOfItsControlPlaneAndDnsReportingReady() throws Exception {
         live.createTenant("dev");
         try (Syncer syncer = Syncer.create(plane, options()).start()) {
             assertTrue(syncer.awaitStarted(PROMPTLY));
@@ -133,9 +133,30 @@ class SyncerRequeueIT {
             sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":1,\"availableReplicas\":1}"));
             live.hostKube.updateStatus(sts);
 
+            assertTrue(Live.eventually(PROMPTLY, () -> condition(tc("dev"), "ControlPlaneReady")
+                            .filter(c -> "DnsNotReady".equals(Json.string(c, "reason"))).isPresent()),
+                    () -> "its API is up, its DNS is not: " + tc("dev").get("status"));
+            assertEquals("Provisioning", Json.string(tc("dev"), "status", "phase"));
+
+            // Plays the ReplicaSet and Deployment controllers.
+            JsonObject dns = live.hostKube.require("Deployment", live.namespace, "dev-dns");
+            dns.add("status", Kube.json("{\"replicas\":2,\"readyReplicas\":1,\"availableReplicas\":1}"));
+            live.hostKube.updateStatus(dns);
+
             assertTrue(Live.eventually(PROMPTLY, () -> "Ready".equals(Json.string(tc("dev"), "status", "phase"))),
                     () -> "the tenant is Ready without waiting for the resync: " + tc("dev").get("status"));
             assertEquals("True", Json.string(condition(tc("dev"), "ControlPlaneReady").orElseThrow(), "status"));
+
+            dns = live.hostKube.require("Deployment", live.namespace, "dev-dns");
+            dns.add("status", Kube.json("{\"replicas\":2,\"readyReplicas\":0,\"availableReplicas\":0}"));
+            live.hostKube.updateStatus(dns);
+            assertTrue(Live.eventually(PROMPTLY, () -> "Provisioning".equals(Json.string(tc("dev"), "status",
+                    "phase"))), () -> "back when its DNS has no replica available: " + tc("dev").get("status"));
+            dns = live.hostKube.require("Deployment", live.namespace, "dev-dns");
+            dns.add("status", Kube.json("{\"replicas\":2,\"readyReplicas\":2,\"availableReplicas\":2}"));
+            live.hostKube.updateStatus(dns);
+            assertTrue(Live.eventually(PROMPTLY, () -> "Ready".equals(Json.string(tc("dev"), "status", "phase"))),
+                    () -> "and Ready again: " + tc("dev").get("status"));
 
             sts = live.hostKube.require("StatefulSet", live.namespace, "dev-control-plane");
             sts.add("status", Kube.json("{\"replicas\":1,\"readyReplicas\":0,\"availableReplicas\":0}"));

@@ -314,10 +314,25 @@ public final class LiveMigration implements AutoCloseable {
 
     // ---- acting as the rest of the cluster ---------------------------------------------------------------------
 
-    /** Plays kubelets, the StatefulSet and ReplicaSet controllers and (in private mode) the tenant scheduler. */
+    /**
+     * Plays kubelets, the StatefulSet and ReplicaSet controllers, the host's Deployment controller for the tenant
+     * DNS (every replica available) and (in private mode) the tenant scheduler.
+     */
     public void actAsCluster() {
         hostPodsBecomeReady(host, NS, OWN);
         for (String ns : List.of(NS, OWN)) {
+            for (JsonObject dns : list(host, "Deployment", ns)) {
+                long want = dns.getAsJsonObject("spec").get("replicas").getAsLong();
+                JsonObject st = new JsonObject();
+                for (String field : List.of("replicas", "updatedReplicas", "readyReplicas", "availableReplicas")) {
+                    st.addProperty(field, want);
+                }
+                if (!st.equals(dns.get("status"))) {
+                    dns.add("status", st);
+                    ok(send(host, "PUT", kind("Deployment").objectPath(ns, Json.string(dns, "metadata", "name"))
+                            + "/status", dns), "deployment status");
+                }
+            }
             for (JsonObject sts : list(host, "StatefulSet", ns)) {
                 long want = sts.getAsJsonObject("spec").get("replicas").getAsLong();
                 if (Json.string(sts, "metadata", "name").equals(Agents.name(TENANT))) {

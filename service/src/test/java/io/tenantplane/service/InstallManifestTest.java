@@ -234,9 +234,9 @@ class InstallManifestTest {
         var rendered = List.of("get", "list", "create", "update", "delete");
         grant(expected, "", "resourcequotas", rendered);
         grant(expected, "", "limitranges", rendered);
-        // The control-plane StatefulSets are also watched: their ready replicas make a tenant Ready.
+        // The control-plane StatefulSets and DNS Deployments are also watched: their readiness makes a tenant Ready.
         grant(expected, "apps", "statefulsets", List.of("get", "list", "watch", "create", "update", "delete"));
-        grant(expected, "apps", "deployments", List.of("get", "list", "create", "update", "delete"));
+        grant(expected, "apps", "deployments", List.of("get", "list", "watch", "create", "update", "delete"));
         grant(expected, "rbac.authorization.k8s.io", "roles", rendered);
         grant(expected, "rbac.authorization.k8s.io", "rolebindings", rendered);
         grant(expected, "", "namespaces", List.of("get", "create", "update", "delete"));

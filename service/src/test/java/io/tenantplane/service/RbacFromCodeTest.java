@@ -733,7 +733,8 @@ class RbacFromCodeTest {
 
     /**
      * Plays what the test has no real cluster for, with the test's own client: k3s publishing each tenant's
-     * kubeconfig, the StatefulSet controller reporting the control plane ready, the scheduler binding host pods.
+     * kubeconfig, the StatefulSet and Deployment controllers reporting the control plane and its DNS ready, the
+     * scheduler binding host pods.
      */
     private void fakeControlPlaneAndScheduler(Kube host) {
         Map<String, KubeApiServer> tenants = Map.of("dev", dev, "prod", prod);
@@ -754,6 +755,7 @@ class RbacFromCodeTest {
                                         + ",\"readyReplicas\":" + replicas + "}"));
                                 host.updateStatus(sts);
                             });
+                    host.dnsRuns(NS, t.getKey());
                 }
                 for (String ns : List.of(NS, "team-dev-x-prod", "team-dev-x-dev")) {
                     for (JsonObject pod : host.list("Pod", ns)) {

@@ -145,8 +145,9 @@ class RunnableJarIT {
     }
 
     /**
-     * Plays k3s and the StatefulSet controller until interrupted: publishes the tenant server's kubeconfig into the
-     * Secret the control plane renderer made, and reports the StatefulSet ready.
+     * Plays k3s and the StatefulSet and Deployment controllers until interrupted: publishes the tenant server's
+     * kubeconfig into the Secret the control plane renderer made, and reports the StatefulSet ready and the tenant
+     * DNS available.
      */
     private static void fakeControlPlane(Kube host, String tenantKubeconfig) {
         while (!Thread.currentThread().isInterrupted()) {
@@ -164,6 +165,7 @@ class RunnableJarIT {
                                     "{\"replicas\":1,\"readyReplicas\":1}"));
                             host.updateStatus(sts);
                         });
+                host.dnsRuns("team-dev", "dev");
             } catch (AssertionError | RuntimeException e) {
                 // A conflict with the reconciler's own write: try again at the next tick.
             }

@@ -67,10 +67,11 @@ class ProvisionTenantTest {
         }
     }
 
-    /** Plays k3s and the StatefulSet controller until interrupted. */
+    /** Plays k3s and the StatefulSet and Deployment controllers (the tenant's DNS) until interrupted. */
     private static void fakeControlPlane(ApiClient host, String tenantKubeconfig) {
         DynamicKubernetesApi secrets = new DynamicKubernetesApi("", "v1", "secrets", host);
         DynamicKubernetesApi statefulSets = new DynamicKubernetesApi("apps", "v1", "statefulsets", host);
+        DynamicKubernetesApi deployments = new DynamicKubernetesApi("apps", "v1", "deployments", host);
         while (!Thread.currentThread().isInterrupted()) {
             var secret = secrets.get("team-dev", "dev-kubeconfig");
             if (secret.isSuccess() && !secret.getObject().getRaw().has("data")) {
@@ -87,6 +88,14 @@ class ProvisionTenantTest {
                 JsonObject raw = sts.getObject().getRaw();
                 raw.add("status", JsonParser.parseString("{\"replicas\":1,\"readyReplicas\":1}"));
                 statefulSets.updateStatus(new DynamicKubernetesObject(raw), o -> o.getRaw().get("status"));
+            }
+            var dns = deployments.get("team-dev", "dev-dns");
+            if (dns.isSuccess() && (!dns.getObject().getRaw().has("status")
+                    || !dns.getObject().getRaw().getAsJsonObject("status").has("availableReplicas"))) {
+                JsonObject raw = dns.getObject().getRaw();
+                raw.add("status", JsonParser.parseString("{\"replicas\":2,\"readyReplicas\":2,"
+                        + "\"availableReplicas\":2}"));
+                deployments.updateStatus(new DynamicKubernetesObject(raw), o -> o.getRaw().get("status"));
             }
             try {
                 Thread.sleep(100);
