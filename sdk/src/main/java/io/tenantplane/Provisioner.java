@@ -17,7 +17,6 @@ import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.model.Condition;
-import io.tenantplane.model.Conditions;
 import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.Parsed;
@@ -25,7 +24,6 @@ import io.tenantplane.model.Problem;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.HostNames;
-import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
@@ -34,10 +32,10 @@ import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.internal.ProvisionPlan;
+import io.tenantplane.plan.internal.Removal;
 import io.tenantplane.plan.internal.TenantStatus;
 import io.tenantplane.plan.internal.TenantTokens;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -60,9 +58,6 @@ final class Provisioner {
     /** The finalizer that makes the deletion of a TenantCluster wait for the removal of what was created for it. */
     static final String FINALIZER = "tenantplane.io/cleanup";
 
-    /** The component label of a private-mode tenant's k3s agents (rendered by {@code migration.Agents}). */
-    private static final String AGENT_COMPONENT = "agent";
-
     private static final ResourceKind TENANT_CLUSTERS = kind(TenantCluster.API_VERSION, TenantCluster.KIND);
     private static final ResourceKind SYNC_POLICIES = kind(SyncPolicy.API_VERSION, SyncPolicy.KIND);
     private static final ResourceKind PROFILES = kind(IsolationProfile.API_VERSION, IsolationProfile.KIND);
@@ -72,11 +67,6 @@ final class Provisioner {
     private static final ResourceKind SECRETS = kind("v1", "Secret");
     private static final ResourceKind PODS = kind("v1", "Pod");
     private static final ResourceKind EVENTS = kind("v1", "Event");
-    /** Kinds the renderers produce in a namespace; removal lists them by the tenant's labels. */
-    private static final List<String> RENDERED_KINDS = List.of("StatefulSet", "PodDisruptionBudget", "Service",
-            "Secret", "RoleBinding", "Role", "ServiceAccount", "NetworkPolicy", "ResourceQuota", "LimitRange",
-            "PersistentVolumeClaim", "Deployment", "ConfigMap");
-
     private final Applier applier;
     private final Reader reader;
     private final Resources resources;
@@ -509,7 +499,7 @@ final class Provisioner {
             return;
         }
         Optional<JsonObject> found = listing.get(kind, tc.namespace(), name)
-                .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && rendered(o));
+                .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && Removal.rendered(o));
         if (found.isEmpty()) {
             return;
         }
@@ -635,40 +625,31 @@ final class Provisioner {
             return new ProvisionReport(key, exec.outcomes(), tc.status(), false, false);
         }
         StatusWrite deleting = writeStatus(exec, TenantStatus::deleting);
-        String tenant = tc.tenant();
-        String selector = ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE + ","
-                + ReverseMapping.TENANT + "=" + tenant;
-        Map<String, Decision> deletes = new LinkedHashMap<>();
-        List<String> namespaces = places(tc);
-        for (String hostNs : namespaces) {
-            for (String kindName : Converger.COLLECTABLE_KINDS) {
-                ResourceKind kind = ResourceKind.wellKnown(null, kindName).orElseThrow();
-                for (JsonObject o : reader.list(kind, hostNs, selector)) {
-                    if (ReverseMapping.inspect(o, tenant, hostNs) instanceof Ownership.Managed m) {
-                        deletes.putIfAbsent(id(o), delete(o, "the copy of " + m.source().describe()));
-                    }
-                }
+        // Read: every place the tenant may have objects in, listed by its labels.
+        String selector = Removal.selector(tc.tenant());
+        List<JsonObject> copies = new ArrayList<>();
+        List<JsonObject> rendered = new ArrayList<>();
+        List<JsonObject> namespaces = new ArrayList<>();
+        List<String> places = Removal.places(tc);
+        for (String ns : places) {
+            for (String kind : Converger.COLLECTABLE_KINDS) {
+                copies.addAll(reader.list(kind(null, kind), ns, selector));
             }
         }
-        for (String ns : namespaces) {
-            for (String kindName : RENDERED_KINDS) {
-                ResourceKind kind = ResourceKind.wellKnown(null, kindName).orElseThrow();
-                for (JsonObject o : reader.list(kind, ns, selector)) {
-                    if (rendered(o)) {
-                        deletes.putIfAbsent(id(o), delete(o, "part of its " + Json.labels(o)
-                                .get(ControlPlaneRenderer.COMPONENT_LABEL)));
-                    }
-                }
+        for (String ns : places) {
+            for (String kind : Removal.RENDERED_KINDS) {
+                rendered.addAll(reader.list(kind(null, kind), ns, selector));
             }
         }
-        for (String hostNs : namespaces) {
-            if (!hostNs.equals(tc.namespace())) {
-                reader.get(NAMESPACES, null, hostNs).filter(ns -> rendered(ns) || ownedNamespace(ns, tenant))
-                        .ifPresent(ns -> deletes.putIfAbsent(id(ns), delete(ns, "its own host namespace")));
+        for (String ns : places) {
+            if (!ns.equals(tc.namespace())) {
+                reader.get(NAMESPACES, null, ns).ifPresent(namespaces::add);
             }
         }
+        // Plan, then execute.
+        List<Decision> deletes = Removal.plan(tc, copies, rendered, namespaces);
         boolean complete = true;
-        for (Decision d : deletes.values()) {
+        for (Decision d : deletes) {
             Outcome o = exec.apply(applier, d, (stale, current) -> current == null ? null : delete(current,
                     stale.message()));
             complete &= o instanceof Outcome.Applied || o instanceof Outcome.NotWritten;
@@ -685,43 +666,6 @@ final class Provisioner {
         boolean removed = o instanceof Outcome.Applied || o instanceof Outcome.NotWritten;
         return new ProvisionReport(key, exec.outcomes(), removed ? null : deleting.status(), deleting.written(),
                 removed);
-    }
-
-    /**
-     * Every namespace that may hold something of the tenant: the TenantCluster's, the one its spec asks for, the one
-     * its status says it runs in, and its own namespace of dedicated and private mode, so that a tenant deleted
-     * during (or after a rejected) migration leaves nothing behind in either place.
-     */
-    private static List<String> places(TenantCluster tc) {
-        java.util.Set<String> out = new java.util.LinkedHashSet<>();
-        out.add(tc.namespace());
-        out.add(tc.hostNamespace());
-        if (tc.status() != null && tc.status().hostNamespace() != null) {
-            out.add(tc.status().hostNamespace());
-        }
-        // The tenant's own host namespace, where it could have objects: only when it asks for one or had one
-        // (its recorded mode, or a migration under way). A tenant that was always shared is never looked for there,
-        // so an install that may act only in the namespaces it manages (k8s/components/namespaced) can remove it.
-        TenantCluster.Status st = tc.status();
-        boolean hadOwn = tc.mode() != TenantCluster.Mode.SHARED || st != null && (st.migration() != null
-                || st.mode() != null && st.mode() != TenantCluster.Mode.SHARED);
-        if (hadOwn) {
-            out.add(tc.spec() != null && tc.spec().hostNamespace() != null ? tc.spec().hostNamespace()
-                    : io.tenantplane.naming.HostNames.clusterScopedHostName(tc.namespace(), tc.tenant()));
-        }
-        return List.copyOf(out);
-    }
-
-    private static boolean rendered(JsonObject o) {
-        String component = Json.labels(o).get(ControlPlaneRenderer.COMPONENT_LABEL);
-        boolean synced = Json.annotations(o).containsKey(ReverseMapping.SOURCE_KIND);
-        return !synced && (ControlPlaneRenderer.COMPONENT.equals(component)
-                || IsolationRenderer.COMPONENT.equals(component) || AGENT_COMPONENT.equals(component)
-                || TenantDns.COMPONENT.equals(component));
-    }
-
-    private static boolean ownedNamespace(JsonObject ns, String tenant) {
-        return ProvisionPlan.owned(ns, tenant);
     }
 
     private static Decision delete(JsonObject o, String what) {

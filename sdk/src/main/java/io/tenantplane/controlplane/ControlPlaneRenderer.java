@@ -73,9 +73,9 @@ public final class ControlPlaneRenderer {
     /** The k3s image repository used unless another is given. */
     public static final String DEFAULT_IMAGE_REPOSITORY = "docker.io/rancher/k3s";
     /** Label naming which part of a tenant an object belongs to. */
-    public static final String COMPONENT_LABEL = "tenantplane.io/component";
+    public static final String COMPONENT_LABEL = ReverseMapping.COMPONENT;
     /** {@value #COMPONENT_LABEL} value of control-plane objects and pods. */
-    public static final String COMPONENT = "control-plane";
+    public static final String COMPONENT = ReverseMapping.CONTROL_PLANE_COMPONENT;
     /** The port the k3s API (and supervisor) listens on in the pod. */
     public static final int API_PORT = 6443;
     /** The UID and GID the containers run as. */

@@ -62,7 +62,7 @@ import java.util.Objects;
 public final class IsolationRenderer {
 
     /** {@value ControlPlaneRenderer#COMPONENT_LABEL} value of isolation objects. */
-    public static final String COMPONENT = "isolation";
+    public static final String COMPONENT = ReverseMapping.ISOLATION_COMPONENT;
     /**
      * Address ranges that public-internet rules leave out: RFC 1918 private ranges, RFC 6598 shared space (used for
      * pod networks too), link-local (including the 169.254.169.254 metadata endpoint) and loopback.

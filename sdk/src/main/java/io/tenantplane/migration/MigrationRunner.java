@@ -1,6 +1,5 @@
 package io.tenantplane.migration;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;

@@ -30,6 +30,22 @@ public final class ReverseMapping {
     public static final String MANAGED_BY_VALUE = "tenantplane";
     /** Label: the tenant's name. */
     public static final String TENANT = "tenantplane.io/tenant";
+    /**
+     * Label: which part of a tenant an object rendered for it belongs to ({@link #RENDERED_COMPONENTS}); host copies of
+     * tenant objects never carry it.
+     */
+    public static final String COMPONENT = "tenantplane.io/component";
+    /** {@link #COMPONENT} of the control plane's objects and pods. */
+    public static final String CONTROL_PLANE_COMPONENT = "control-plane";
+    /** {@link #COMPONENT} of the isolation boundary's objects. */
+    public static final String ISOLATION_COMPONENT = "isolation";
+    /** {@link #COMPONENT} of a private-mode tenant's k3s agents. */
+    public static final String AGENT_COMPONENT = "agent";
+    /** {@link #COMPONENT} of a tenant's DNS objects and pods. */
+    public static final String DNS_COMPONENT = "dns";
+    /** Every {@link #COMPONENT} value the renderers give. */
+    public static final java.util.Set<String> RENDERED_COMPONENTS = java.util.Set.of(CONTROL_PLANE_COMPONENT,
+            ISOLATION_COMPONENT, AGENT_COMPONENT, DNS_COMPONENT);
     /** Label: the source's namespace inside the tenant (absent for cluster-scoped kinds). */
     public static final String VIRTUAL_NAMESPACE = "tenantplane.io/virtual-namespace";
     /** Annotation: the source's kind. */

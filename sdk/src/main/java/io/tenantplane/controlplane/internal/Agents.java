@@ -34,7 +34,7 @@ public final class Agents {
     /** Label on the tenant Nodes the agents register, value: the tenant's name. */
     public static final String NODE_LABEL = "tenantplane.io/agent";
     /** {@value ControlPlaneRenderer#COMPONENT_LABEL} of every agent object. */
-    public static final String COMPONENT = "agent";
+    public static final String COMPONENT = ReverseMapping.AGENT_COMPONENT;
     /** Agents per tenant. */
     public static final int REPLICAS = 2;
     /**

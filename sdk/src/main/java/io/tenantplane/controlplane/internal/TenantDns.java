@@ -40,7 +40,7 @@ import java.util.Map;
 public final class TenantDns {
 
     /** {@value ControlPlaneRenderer#COMPONENT_LABEL} of the DNS objects and pods. */
-    public static final String COMPONENT = "dns";
+    public static final String COMPONENT = ReverseMapping.DNS_COMPONENT;
     /** The CoreDNS image (k3s 1.32 ships this CoreDNS release as {@code rancher/mirrored-coredns-coredns}). */
     public static final String IMAGE = "docker.io/rancher/mirrored-coredns-coredns:1.12.3";
     /** The port CoreDNS listens on in the pod (unprivileged). */
