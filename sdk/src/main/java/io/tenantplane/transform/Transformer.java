@@ -501,6 +501,7 @@ public final class Transformer {
         spec.remove("overhead");
         podSelectors(w, spec);
         spec.addProperty("enableServiceLinks", false);
+        reservedPlacement(w, spec);
         if (!options.nodeSelector().isEmpty()) {
             JsonObject sel = Json.child(spec, "nodeSelector");
             options.nodeSelector().forEach(sel::addProperty);
@@ -518,6 +519,57 @@ public final class Transformer {
             }
         }
         return null;
+    }
+
+    /**
+     * The taints of the host's control-plane nodes: kubeadm's and Kubernetes' {@code node-role.kubernetes.io/*}, and the
+     * {@code CriticalAddonsOnly} that k3s documents for its servers. A tenant's pod never tolerates them on the host.
+     */
+    static final Set<String> CONTROL_PLANE_TAINTS = Set.of("node-role.kubernetes.io/control-plane",
+            "node-role.kubernetes.io/master", "CriticalAddonsOnly");
+
+    /**
+     * Drops what a tenant Pod could use to reach nodes the platform keeps from it: a toleration of every taint (an
+     * empty key with {@code Exists}, which would let it onto the host's control-plane nodes and every tenant's
+     * dedicated nodes), tolerations of the host's {@linkplain #CONTROL_PLANE_TAINTS control-plane taints}, and
+     * tolerations and {@code nodeSelector} keys under {@code tenantplane.io/}, the prefix tenantplane reserves for the
+     * taints and labels of dedicated nodes. Only the IsolationProfile's {@code spec.nodePlacement}, added after this,
+     * may tolerate or select those. Other tolerations and selectors are the tenant's own, as on any cluster.
+     */
+    private static void reservedPlacement(Work w, JsonObject spec) {
+        JsonArray tolerations = Json.array(spec, "tolerations");
+        List<String> dropped = new ArrayList<>();
+        for (int i = tolerations == null ? -1 : tolerations.size() - 1; i >= 0; i--) {
+            JsonObject t = tolerations.get(i).isJsonObject() ? tolerations.get(i).getAsJsonObject() : null;
+            String key = t == null ? null : Json.string(t, "key");
+            if (t != null && (key == null || key.isEmpty()) && "Exists".equals(Json.string(t, "operator"))) {
+                dropped.add(0, "spec.tolerations[" + i + "] (every taint)");
+                tolerations.remove(i);
+            } else if (key != null && (ReverseMapping.isReserved(key) || CONTROL_PLANE_TAINTS.contains(key))) {
+                dropped.add(0, "spec.tolerations[" + i + "] (" + key + ")");
+                tolerations.remove(i);
+            }
+        }
+        if (tolerations != null && tolerations.isEmpty()) {
+            spec.remove("tolerations");
+        }
+        JsonObject selector = Json.object(spec, "nodeSelector");
+        if (selector != null) {
+            for (String key : List.copyOf(selector.keySet())) {
+                if (ReverseMapping.isReserved(key)) {
+                    dropped.add("spec.nodeSelector." + key);
+                    selector.remove(key);
+                }
+            }
+            if (selector.isEmpty()) {
+                spec.remove("nodeSelector");
+            }
+        }
+        if (!dropped.isEmpty()) {
+            w.notes.add("dropped " + String.join(", ", dropped) + ": a tenant pod tolerates neither every taint nor the "
+                    + "host's control-plane taints, and only the IsolationProfile's spec.nodePlacement tolerates and "
+                    + "selects the tenantplane.io/ taints and labels that keep dedicated nodes to their tenant");
+        }
     }
 
     /**

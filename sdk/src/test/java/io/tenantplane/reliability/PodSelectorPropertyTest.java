@@ -87,6 +87,172 @@ class PodSelectorPropertyTest {
         assertTrue(ownMatches > 100, "the terms still select the tenant's own pods: " + ownMatches);
     }
 
+    /**
+     * Over random worlds of host nodes (each dedicated tenant's own, tainted and labelled
+     * {@code tenantplane.io/dedicated=<tenant>}; shared nodes, some with taints of the tenants' own; a control-plane
+     * node tainted as kubeadm and k3s do) and random tenant Pods that try to reach them (tolerating every taint,
+     * tolerating and selecting another tenant's reserved taint and label, tolerating ordinary taints): no synced Pod
+     * can be scheduled onto a node the platform keeps from its tenant, judged as the host scheduler's
+     * TaintToleration and NodeAffinity filters judge it; and each dedicated tenant's Pods still fit its own nodes.
+     */
+    @Test
+    void noSyncedPodFitsANodeThePlatformKeepsFromItsTenant() {
+        List<String> dedicated = List.of("dev", "qa");
+        long judged = 0;
+        long ownFits = 0;
+        for (int seed = 0; seed < SEEDS; seed++) {
+            Random random = new Random(seed);
+            List<JsonObject> nodes = new ArrayList<>();
+            for (String t : dedicated) {
+                nodes.add(node("own-" + t, Map.of("tenantplane.io/dedicated", t),
+                        List.of(taint("tenantplane.io/dedicated", t, "NoSchedule"))));
+            }
+            nodes.add(node("control-plane", Map.of("node-role.kubernetes.io/control-plane", "true"),
+                    List.of(taint("node-role.kubernetes.io/control-plane", null, "NoSchedule"))));
+            nodes.add(node("gpu", Map.of("gpu", "true"), List.of(taint("gpu", "true", "NoSchedule"))));
+            nodes.add(node("shared", Map.of(), List.of()));
+            for (String tenant : TENANTS) {
+                boolean isDedicated = dedicated.contains(tenant);
+                TransformOptions options = TransformOptions.defaults().withPodSecurity(PodSecurityLevel.PRIVILEGED);
+                if (isDedicated) {
+                    options = options.withPlacement(Map.of("tenantplane.io/dedicated", tenant),
+                            List.of(Json.gson().fromJson("{\"key\":\"tenantplane.io/dedicated\",\"operator\":"
+                                    + "\"Equal\",\"value\":\"" + tenant + "\",\"effect\":\"NoSchedule\"}",
+                                    JsonObject.class)));
+                }
+                Transformer transformer = new Transformer(tenant, HOST_NS, PlannerPropertyTestAccess.policy("Pod"),
+                        options);
+                for (int i = 0; i < 6; i++) {
+                    JsonObject pod = placementPod(random, "p" + i);
+                    TransformResult r = transformer.transform(pod);
+                    assertTrue(r instanceof TransformResult.Transformed, () -> "synced: " + r);
+                    JsonObject host = ((TransformResult.Transformed) r).host();
+                    for (JsonObject node : nodes) {
+                        String name = Json.string(node, "metadata", "name");
+                        boolean fits = fits(host, node);
+                        judged++;
+                        boolean kept = name.equals("control-plane")
+                                || name.startsWith("own-") && !name.equals("own-" + tenant);
+                        String s = "seed " + seed;
+                        assertTrue(!(kept && fits), () -> s + ": tenant " + tenant + "'s pod " + pod.get("spec")
+                                + " synced as " + host.get("spec") + " fits node " + name);
+                        if (isDedicated && fits) {
+                            assertEquals("own-" + tenant, name, "a dedicated tenant's pod fits its own nodes only");
+                        }
+                        if (isDedicated && name.equals("own-" + tenant) && fits) {
+                            ownFits++;
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(judged > 1_000, "judged " + judged);
+        assertTrue(ownFits > 100, "dedicated tenants' pods still fit their own nodes: " + ownFits);
+    }
+
+    private static JsonObject placementPod(Random r, String name) {
+        JsonObject pod = pod(name, "default", Map.of("app", "web"));
+        JsonObject spec = pod.getAsJsonObject("spec");
+        JsonArray tolerations = new JsonArray();
+        JsonObject selector = new JsonObject();
+        String other = TENANTS.get(r.nextInt(TENANTS.size()));
+        switch (r.nextInt(5)) {
+            case 0 -> tolerations.add(toleration(null, "Exists", null, null));
+            case 1 -> {
+                tolerations.add(toleration("tenantplane.io/dedicated", "Equal", other, "NoSchedule"));
+                selector.addProperty("tenantplane.io/dedicated", other);
+            }
+            case 2 -> tolerations.add(toleration("tenantplane.io/dedicated", "Exists", null, null));
+            case 3 -> tolerations.add(toleration("node-role.kubernetes.io/control-plane", "Exists", null,
+                    "NoSchedule"));
+            default -> {
+                tolerations.add(toleration("gpu", "Equal", "true", "NoSchedule"));
+                selector.addProperty("gpu", "true");
+            }
+        }
+        if (r.nextBoolean()) {
+            tolerations.add(toleration(null, "Exists", null, "NoSchedule"));
+        }
+        spec.add("tolerations", tolerations);
+        if (!selector.isEmpty()) {
+            spec.add("nodeSelector", selector);
+        }
+        return pod;
+    }
+
+    /**
+     * Whether the host scheduler's filters admit {@code pod} onto {@code node}: every NoSchedule and NoExecute taint
+     * tolerated ({@code TaintToleration}, {@code v1helper.TolerationsTolerateTaint}: an empty key with {@code Exists}
+     * matches every taint, an empty effect every effect) and the {@code nodeSelector} matched ({@code NodeAffinity}).
+     */
+    private static boolean fits(JsonObject pod, JsonObject node) {
+        JsonArray taints = Json.array(Json.object(node, "spec"), "taints");
+        JsonArray tolerations = Json.array(Json.object(pod, "spec"), "tolerations");
+        for (JsonElement te : taints == null ? new JsonArray() : taints) {
+            JsonObject taint = te.getAsJsonObject();
+            String effect = Json.string(taint, "effect");
+            if (!"NoSchedule".equals(effect) && !"NoExecute".equals(effect)) {
+                continue;
+            }
+            boolean tolerated = false;
+            for (JsonElement oe : tolerations == null ? new JsonArray() : tolerations) {
+                JsonObject t = oe.getAsJsonObject();
+                String key = Json.string(t, "key");
+                String op = Json.string(t, "operator") == null ? "Equal" : Json.string(t, "operator");
+                String e = Json.string(t, "effect");
+                boolean effectOk = e == null || e.isEmpty() || e.equals(effect);
+                boolean keyOk = key == null || key.isEmpty() ? op.equals("Exists") : key.equals(Json.string(taint, "key"));
+                boolean valueOk = op.equals("Exists") || java.util.Objects.equals(
+                        Json.string(t, "value") == null ? "" : Json.string(t, "value"),
+                        Json.string(taint, "value") == null ? "" : Json.string(taint, "value"));
+                tolerated |= effectOk && keyOk && valueOk;
+            }
+            if (!tolerated) {
+                return false;
+            }
+        }
+        JsonObject selector = Json.object(pod, "spec", "nodeSelector");
+        Map<String, String> labels = Json.labels(node);
+        return selector == null || selector.entrySet().stream()
+                .allMatch(e -> e.getValue().getAsString().equals(labels.get(e.getKey())));
+    }
+
+    private static JsonObject node(String name, Map<String, String> labels, List<JsonObject> taints) {
+        JsonObject node = Json.gson().toJsonTree(Map.of("metadata", Map.of("name", name, "labels", labels)))
+                .getAsJsonObject();
+        JsonArray t = new JsonArray();
+        taints.forEach(t::add);
+        JsonObject spec = new JsonObject();
+        spec.add("taints", t);
+        node.add("spec", spec);
+        return node;
+    }
+
+    private static JsonObject taint(String key, String value, String effect) {
+        JsonObject t = new JsonObject();
+        t.addProperty("key", key);
+        if (value != null) {
+            t.addProperty("value", value);
+        }
+        t.addProperty("effect", effect);
+        return t;
+    }
+
+    private static JsonObject toleration(String key, String operator, String value, String effect) {
+        JsonObject t = new JsonObject();
+        if (key != null) {
+            t.addProperty("key", key);
+        }
+        t.addProperty("operator", operator);
+        if (value != null) {
+            t.addProperty("value", value);
+        }
+        if (effect != null) {
+            t.addProperty("effect", effect);
+        }
+        return t;
+    }
+
     private static Transformer transformer(String tenant) {
         return new Transformer(tenant, HOST_NS, PlannerPropertyTestAccess.policy("Pod"),
                 TransformOptions.defaults().withPodSecurity(PodSecurityLevel.PRIVILEGED));
