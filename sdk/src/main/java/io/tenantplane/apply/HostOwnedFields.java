@@ -79,11 +79,54 @@ final class HostOwnedFields {
             }
             for (String f : MUTABLE_POD_FIELDS) {
                 if (desired.has(f) && !desired.get(f).isJsonNull()) {
-                    spec.add(f, desired.get(f).deepCopy());
+                    spec.add(f, f.equals("tolerations") ? tolerations(spec, desired) : desired.get(f).deepCopy());
                 }
             }
         }
         body.add("spec", spec);
+    }
+
+    /**
+     * The tolerations an update may send: every one the host Pod has (an update may not remove one:
+     * {@code validateOnlyAddedTolerations}; the host's admission adds some, e.g. DefaultTolerationSeconds), each with
+     * the {@code tolerationSeconds} the desired one gives it, and then the desired ones it lacks. A toleration the
+     * transform no longer wants stays on the running Pod until it is replaced.
+     */
+    private static JsonArray tolerations(JsonObject obsSpec, JsonObject desired) {
+        JsonArray have = obsSpec.has("tolerations") && obsSpec.get("tolerations").isJsonArray()
+                ? obsSpec.getAsJsonArray("tolerations") : new JsonArray();
+        JsonArray want = desired.get("tolerations").isJsonArray() ? desired.getAsJsonArray("tolerations")
+                : new JsonArray();
+        JsonArray out = new JsonArray();
+        List<JsonElement> placed = new java.util.ArrayList<>();
+        for (JsonElement h : have) {
+            JsonElement keep = h.deepCopy();
+            for (JsonElement w : want) {
+                if (!placed.contains(w) && sameIgnoringSeconds(h, w)) {
+                    keep = w.deepCopy();
+                    placed.add(w);
+                    break;
+                }
+            }
+            out.add(keep);
+        }
+        for (JsonElement w : want) {
+            if (!placed.contains(w) && !out.contains(w)) {
+                out.add(w.deepCopy());
+            }
+        }
+        return out;
+    }
+
+    private static boolean sameIgnoringSeconds(JsonElement a, JsonElement b) {
+        if (!a.isJsonObject() || !b.isJsonObject()) {
+            return a.equals(b);
+        }
+        JsonObject x = a.getAsJsonObject().deepCopy();
+        JsonObject y = b.getAsJsonObject().deepCopy();
+        x.remove("tolerationSeconds");
+        y.remove("tolerationSeconds");
+        return x.equals(y);
     }
 
     private static void carryFields(JsonObject obsSpec, JsonObject body, String... fields) {

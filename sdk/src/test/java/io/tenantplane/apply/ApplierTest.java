@@ -137,6 +137,42 @@ class ApplierTest {
     }
 
     /**
+     * A Pod may gain tolerations but never lose one (a real API server refuses it, and so does this one): an update
+     * whose desired object no longer has one the host Pod has (the host's admission added it, or an earlier transform
+     * kept it) keeps it, and adds what the desired object adds.
+     */
+    @Test
+    void anUpdateOfAPodKeepsEveryTolerationItHasAndAddsTheDesiredOnes() {
+        JsonObject pod = pod(null);
+        pod.getAsJsonObject("spec").add("tolerations", JsonParser.parseString("""
+                [{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":300},
+                 {"operator":"Exists"}]""").getAsJsonArray());
+        Outcome made = applier.apply(Decision.create("Pod", null, new Decision.HostRef("default", "web"),
+                Reasons.NOT_ON_HOST, "test", pod), Applier.Replanner.NONE);
+        JsonObject first = assertInstanceOf(Outcome.Applied.class, made, made::toString).result();
+
+        JsonObject desired = pod(null);
+        desired.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject()
+                .addProperty("image", "nginx:1.27");
+        desired.getAsJsonObject("spec").add("tolerations", JsonParser.parseString("""
+                [{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":60},
+                 {"key":"gpu","operator":"Exists","effect":"NoSchedule"}]""").getAsJsonArray());
+        Outcome updated = applier.apply(Decision.update("Pod", null, new Decision.HostRef("default", "web"),
+                Reasons.SOURCE_CHANGED, "test", desired, first), Applier.Replanner.NONE);
+
+        JsonObject result = assertInstanceOf(Outcome.Applied.class, updated, updated::toString).result();
+        assertEquals("nginx:1.27", Json.string(result.getAsJsonObject("spec").getAsJsonArray("containers").get(0)
+                .getAsJsonObject(), "image"));
+        assertEquals(JsonParser.parseString("""
+                [{"key":"node.kubernetes.io/not-ready","operator":"Exists","effect":"NoExecute","tolerationSeconds":60},
+                 {"operator":"Exists"},
+                 {"key":"gpu","operator":"Exists","effect":"NoSchedule"}]"""),
+                result.getAsJsonObject("spec").get("tolerations"),
+                "kept, its seconds changed, and the new one added");
+
+    }
+
+    /**
      * kubectl debug reaching a host Pod: the ephemeral container goes through the Pod's subresource (an update of the
      * Pod is refused for it), a conflict is re-read, and a later update of the Pod carries what the Pod has.
      */

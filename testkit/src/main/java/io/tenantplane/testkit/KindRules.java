@@ -494,8 +494,16 @@ final class KindRules {
         return true;
     }
 
-    /** A Pod's spec is immutable except images, activeDeadlineSeconds, tolerations and the grace period. */
+    /**
+     * A Pod's spec is immutable except images, activeDeadlineSeconds, tolerations and the grace period
+     * ({@code ValidatePodUpdate}); of the tolerations, every one the Pod has must stay, but for its
+     * {@code tolerationSeconds} ({@code validateOnlyAddedTolerations}).
+     */
     private static void podUpdate(JsonObject oldSpec, JsonObject spec, List<ApiError.Cause> causes) {
+        if (!onlyAddedTolerations(Json.arr(spec, "tolerations"), Json.arr(oldSpec, "tolerations"))) {
+            causes.add(ApiError.Cause.forbidden("spec.tolerations",
+                    "existing toleration can not be modified except its tolerationSeconds"));
+        }
         JsonObject a = mutablePodFieldsRemoved(oldSpec);
         JsonObject b = mutablePodFieldsRemoved(spec);
         if (!Json.same(a, b)) {
@@ -504,6 +512,28 @@ final class KindRules {
                     + "`spec.tolerations` (only additions to existing tolerations),"
                     + "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)"));
         }
+    }
+
+    /** True when each of {@code old}, without its {@code tolerationSeconds}, is among {@code now} (so compared). */
+    private static boolean onlyAddedTolerations(JsonArray now, JsonArray old) {
+        List<JsonObject> kept = new ArrayList<>();
+        for (int i = 0; now != null && i < now.size(); i++) {
+            if (now.get(i).isJsonObject()) {
+                JsonObject t = now.get(i).getAsJsonObject().deepCopy();
+                t.remove("tolerationSeconds");
+                kept.add(t);
+            }
+        }
+        for (int i = 0; old != null && i < old.size(); i++) {
+            if (old.get(i).isJsonObject()) {
+                JsonObject t = old.get(i).getAsJsonObject().deepCopy();
+                t.remove("tolerationSeconds");
+                if (!kept.contains(t)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static JsonObject mutablePodFieldsRemoved(JsonObject spec) {
