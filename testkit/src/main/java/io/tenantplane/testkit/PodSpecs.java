@@ -202,7 +202,8 @@ final class PodSpecs {
     /**
      * {@code validatePodSpecSecurityContext}: user and group ids within 0..2147483647 ({@code IsValidUserID},
      * {@code IsValidGroupID}), {@code shareProcessNamespace} not with {@code hostPID}, {@code fsGroupChangePolicy}
-     * {@code OnRootMismatch} or {@code Always}, the seccomp profile field.
+     * {@code OnRootMismatch} or {@code Always}, the sysctls ({@code validateSysctls}), the seccomp and AppArmor
+     * profile fields.
      */
     static void podSecurityContext(JsonObject sc, JsonObject spec, String path, List<ApiError.Cause> causes) {
         if (sc == null) {
@@ -224,7 +225,103 @@ final class PodSpecs {
             causes.add(ApiError.Cause.notSupported(path + ".fsGroupChangePolicy", Validation.quote(policy),
                     List.of("OnRootMismatch", "Always")));
         }
+        sysctls(Json.arr(sc, "sysctls"), spec, path + ".sysctls", causes);
         seccompProfile(Json.obj(sc, "seccompProfile"), path + ".seccompProfile", causes);
+        appArmorProfile(Json.obj(sc, "appArmorProfile"), path + ".appArmorProfile", causes);
+    }
+
+    /** A sysctl name: dot- (or slash-) separated segments, at most 253 characters ({@code IsValidSysctlName}). */
+    private static final Pattern SYSCTL = Pattern.compile(
+            "^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$");
+
+    /**
+     * {@code validateSysctls}: each name present, valid and not repeated; and, as on create
+     * ({@code ValidateHostSysctl}), none of the network namespace with {@code hostNetwork} nor of the IPC namespace
+     * with {@code hostIPC} ({@code component-helpers/node/util/sysctl}: {@code net.*}; {@code kernel.sem},
+     * {@code kernel.shm*}, {@code kernel.msg*}, {@code fs.mqueue.*}, slash-separated names normalized first).
+     */
+    private static void sysctls(JsonArray sysctls, JsonObject spec, String path, List<ApiError.Cause> causes) {
+        Set<String> names = new HashSet<>();
+        for (int i = 0; sysctls != null && i < sysctls.size(); i++) {
+            String name = sysctls.get(i).isJsonObject() ? Json.str(sysctls.get(i).getAsJsonObject(), "name") : null;
+            String at = path + "[" + i + "].name";
+            if (name == null || name.isEmpty()) {
+                causes.add(ApiError.Cause.required(at));
+                continue;
+            }
+            if (name.length() > 253 || !SYSCTL.matcher(name).matches()) {
+                causes.add(ApiError.Cause.invalid(at, Validation.quote(name), "must have at most 253 characters and "
+                        + "match regex " + SYSCTL.pattern()));
+            } else if (names.contains(name)) {
+                causes.add(ApiError.Cause.duplicate(at, Validation.quote(name)));
+            }
+            String normalized = normalizeSysctl(name);
+            boolean net = normalized.startsWith("net.");
+            boolean ipc = normalized.equals("kernel.sem") || normalized.startsWith("kernel.shm")
+                    || normalized.startsWith("kernel.msg") || normalized.startsWith("fs.mqueue.");
+            if (net && Json.bool(spec, "hostNetwork")) {
+                causes.add(ApiError.Cause.invalid(at, Validation.quote(name),
+                        "may not be specified when 'hostNetwork' is true"));
+            } else if (ipc && Json.bool(spec, "hostIPC")) {
+                causes.add(ApiError.Cause.invalid(at, Validation.quote(name),
+                        "may not be specified when 'hostIPC' is true"));
+            }
+            names.add(name);
+        }
+    }
+
+    /** {@code NormalizeName}: a name whose first separator is a slash has its slashes and dots swapped. */
+    private static String normalizeSysctl(String name) {
+        int dot = name.indexOf('.');
+        int slash = name.indexOf('/');
+        if (slash < 0 || dot >= 0 && dot < slash) {
+            return name;
+        }
+        StringBuilder b = new StringBuilder(name.length());
+        for (char c : name.toCharArray()) {
+            b.append(c == '.' ? '/' : c == '/' ? '.' : c);
+        }
+        return b.toString();
+    }
+
+    /**
+     * {@code ValidateAppArmorProfileField}: a type; {@code localhostProfile} set, unpadded and at most 4095 bytes for
+     * {@code Localhost}, and only for it.
+     */
+    private static void appArmorProfile(JsonObject profile, String path, List<ApiError.Cause> causes) {
+        if (profile == null) {
+            return;
+        }
+        String type = Json.str(profile, "type");
+        String local = Json.str(profile, "localhostProfile");
+        if (type == null || type.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".type", "type is required when appArmorProfile is set"));
+        } else if (type.equals("Localhost")) {
+            if (local == null) {
+                causes.add(ApiError.Cause.required(path + ".localhostProfile",
+                        "must be set when AppArmor type is Localhost"));
+            } else {
+                if (!local.strip().equals(local)) {
+                    causes.add(ApiError.Cause.invalid(path + ".localhostProfile", Validation.quote(local),
+                            "must not be padded with whitespace"));
+                } else if (local.isEmpty()) {
+                    causes.add(ApiError.Cause.required(path + ".localhostProfile",
+                            "must be set when AppArmor type is Localhost"));
+                }
+                if (local.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 4095) {
+                    causes.add(new ApiError.Cause("FieldValueTooLong", path + ".localhostProfile",
+                            "Too long: may not be more than 4095 bytes"));
+                }
+            }
+        } else if (type.equals("RuntimeDefault") || type.equals("Unconfined")) {
+            if (profile.has("localhostProfile") && !profile.get("localhostProfile").isJsonNull()) {
+                causes.add(ApiError.Cause.invalid(path + ".localhostProfile", Validation.quote(local),
+                        "can only be set when AppArmor type is Localhost"));
+            }
+        } else {
+            causes.add(ApiError.Cause.notSupported(path + ".type", Validation.quote(type),
+                    List.of("Localhost", "RuntimeDefault", "Unconfined")));
+        }
     }
 
     /**
@@ -250,6 +347,7 @@ final class PodSpecs {
             }
         }
         seccompProfile(Json.obj(sc, "seccompProfile"), path + ".seccompProfile", causes);
+        appArmorProfile(Json.obj(sc, "appArmorProfile"), path + ".appArmorProfile", causes);
         JsonElement escalation = sc.get("allowPrivilegeEscalation");
         if (escalation != null && escalation.isJsonPrimitive() && !escalation.getAsBoolean()) {
             if (Json.bool(sc, "privileged")) {
@@ -278,7 +376,7 @@ final class PodSpecs {
 
     /**
      * {@code validateSeccompProfileField}: a type ({@code validateSeccompProfileType}), {@code localhostProfile} set
-     * for {@code Localhost} and only for it.
+     * for {@code Localhost} (a relative path without {@code ..}: {@code validateLocalDescendingPath}) and only for it.
      */
     private static void seccompProfile(JsonObject profile, String path, List<ApiError.Cause> causes) {
         if (profile == null) {
@@ -296,6 +394,14 @@ final class PodSpecs {
             if (!local) {
                 causes.add(ApiError.Cause.required(path + ".localhostProfile",
                         "must be set when seccomp type is Localhost"));
+            } else if (profile.get("localhostProfile").isJsonPrimitive()) {
+                // validateLocalDescendingPath: relative, no '..' element.
+                String p = profile.get("localhostProfile").getAsString();
+                if (p.startsWith("/")) {
+                    causes.add(ApiError.Cause.invalid(path + ".localhostProfile", Validation.quote(p),
+                            "must be a relative path"));
+                }
+                noBacksteps(p, path + ".localhostProfile", causes);
             }
         } else if (local) {
             causes.add(ApiError.Cause.invalid(path + ".localhostProfile", "core.SeccompProfile{...}",
