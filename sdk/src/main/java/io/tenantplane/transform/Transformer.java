@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -583,12 +584,15 @@ public final class Transformer {
      */
     private void podSelectors(Work w, JsonObject spec) {
         int terms = 0;
+        int resolved = 0;
+        Map<String, String> labels = Json.labels(w.host);
         JsonObject affinity = Json.object(spec, "affinity");
         for (String kind : List.of("podAffinity", "podAntiAffinity")) {
             JsonObject a = Json.object(affinity, kind);
             JsonArray required = Json.array(a, "requiredDuringSchedulingIgnoredDuringExecution");
             for (int i = 0; required != null && i < required.size(); i++) {
                 if (required.get(i).isJsonObject()) {
+                    resolved += resolveLabelKeys(required.get(i).getAsJsonObject(), labels);
                     terms += affinityTerm(w, required.get(i).getAsJsonObject(), "spec.affinity." + kind
                             + ".requiredDuringSchedulingIgnoredDuringExecution[" + i + "]") ? 1 : 0;
                 }
@@ -598,6 +602,7 @@ public final class Transformer {
                 JsonObject term = preferred.get(i).isJsonObject()
                         ? Json.object(preferred.get(i).getAsJsonObject(), "podAffinityTerm") : null;
                 if (term != null) {
+                    resolved += resolveLabelKeys(term, labels);
                     terms += affinityTerm(w, term, "spec.affinity." + kind
                             + ".preferredDuringSchedulingIgnoredDuringExecution[" + i + "].podAffinityTerm") ? 1 : 0;
                 }
@@ -605,6 +610,9 @@ public final class Transformer {
         }
         JsonArray spread = Json.array(spec, "topologySpreadConstraints");
         for (int i = 0; spread != null && i < spread.size(); i++) {
+            if (spread.get(i).isJsonObject()) {
+                resolved += resolveLabelKeys(spread.get(i).getAsJsonObject(), labels);
+            }
             JsonObject selector = spread.get(i).isJsonObject()
                     ? Json.object(spread.get(i).getAsJsonObject(), "labelSelector") : null;
             if (selector != null) {
@@ -612,11 +620,61 @@ public final class Transformer {
                 terms++;
             }
         }
+        if (resolved > 0) {
+            w.notes.add("the matchLabelKeys and mismatchLabelKeys of " + resolved + " pod affinity or topology spread "
+                    + "term" + (resolved == 1 ? "" : "s") + " are resolved into their selectors with this pod's labels, "
+                    + "as the tenant API server and scheduler resolve them (a host API server would merge them a second "
+                    + "time and refuse the pod)");
+        }
         if (terms > 0) {
             w.notes.add("its " + terms + " pod affinity and topology spread selector" + (terms == 1 ? "" : "s")
                     + " select only tenant " + tenant + "'s pods (labels " + ReverseMapping.TENANT + " and "
                     + ReverseMapping.VIRTUAL_NAMESPACE + "), not every pod of host namespace " + hostNamespace);
         }
+    }
+
+    /**
+     * Resolves a pod affinity term's or spread constraint's {@code matchLabelKeys} ({@code key In (value)}) and
+     * {@code mismatchLabelKeys} ({@code key NotIn (value)}) into its label selector with the values of the pod's own
+     * {@code labels}, skipping a requirement the selector already has, and removes the keys: the tenant API server has
+     * merged them into the selector when it stored the pod (pod affinity, {@code mutatePodAffinity}, from 1.31), and a
+     * host API server would merge them a second time and refuse the pod ("exists in both matchLabelKeys and
+     * labelSelector"); for spread constraints the scheduler resolves them the same way. A key the pod has no label
+     * for adds nothing, as upstream. Returns 1 when the term had such keys.
+     */
+    private static int resolveLabelKeys(JsonObject term, Map<String, String> labels) {
+        JsonObject selector = Json.object(term, "labelSelector");
+        boolean had = false;
+        for (String field : List.of("matchLabelKeys", "mismatchLabelKeys")) {
+            JsonArray keys = Json.array(term, field);
+            if (!term.has(field)) {
+                continue;
+            }
+            term.remove(field);
+            had |= keys != null && !keys.isEmpty();
+            for (int i = 0; selector != null && keys != null && i < keys.size(); i++) {
+                String key = keys.get(i).isJsonPrimitive() ? keys.get(i).getAsString() : null;
+                String value = key == null ? null : labels.get(key);
+                if (value == null) {
+                    continue;
+                }
+                JsonObject requirement = new JsonObject();
+                requirement.addProperty("key", key);
+                requirement.addProperty("operator", field.equals("matchLabelKeys") ? "In" : "NotIn");
+                JsonArray values = new JsonArray();
+                values.add(value);
+                requirement.add("values", values);
+                JsonArray exprs = Json.array(selector, "matchExpressions");
+                if (exprs == null) {
+                    exprs = new JsonArray();
+                    selector.add("matchExpressions", exprs);
+                }
+                if (!exprs.contains(requirement)) {
+                    exprs.add(requirement);
+                }
+            }
+        }
+        return had ? 1 : 0;
     }
 
     /** Restricts one pod affinity term; false when it selects no pod (no label selector) and is left as it is. */

@@ -481,11 +481,114 @@ final class PodSpecs {
                 causes.add(ApiError.Cause.invalid(path + ".namespace", Validation.quote(name), problem));
             }
         }
+        labelKeys(term, path, causes);
         String key = Json.str(term, "topologyKey");
         if (key == null || key.isEmpty()) {
             causes.add(ApiError.Cause.required(path + ".topologyKey", "can not be empty"));
         }
         Validation.qualifiedName(key == null ? "" : key, path + ".topologyKey", causes);
+    }
+
+    /**
+     * {@code validateMatchLabelKeysAndMismatchLabelKeys}: the keys are label names, given only with a label selector;
+     * a {@code matchLabelKeys} key is not also a key of the selector (checked after the keys were merged into it on
+     * create, so a key the selector already had is there twice); no key in both lists.
+     */
+    private static void labelKeys(JsonObject term, String path, List<ApiError.Cause> causes) {
+        JsonObject selector = Json.obj(term, "labelSelector");
+        List<String> match = strings(Json.arr(term, "matchLabelKeys"));
+        List<String> mismatch = strings(Json.arr(term, "mismatchLabelKeys"));
+        for (String field : List.of("matchLabelKeys", "mismatchLabelKeys")) {
+            List<String> keys = field.equals("matchLabelKeys") ? match : mismatch;
+            if (keys.isEmpty()) {
+                continue;
+            }
+            if (selector == null) {
+                causes.add(ApiError.Cause.forbidden(path + "." + field,
+                        "must not be specified when labelSelector is not set"));
+                continue;
+            }
+            for (int i = 0; i < keys.size(); i++) {
+                Validation.qualifiedName(keys.get(i), path + "." + field + "[" + i + "]", causes);
+            }
+        }
+        if (selector != null && !match.isEmpty()) {
+            Set<String> seen = new HashSet<>();
+            JsonObject labels = Json.obj(selector, "matchLabels");
+            if (labels != null) {
+                seen.addAll(labels.keySet());
+            }
+            JsonArray exprs = Json.arr(selector, "matchExpressions");
+            for (int j = 0; exprs != null && j < exprs.size(); j++) {
+                String key = Json.str(Json.asObject(exprs.get(j)), "key");
+                int i = match.lastIndexOf(key);
+                if (i >= 0 && seen.contains(key)) {
+                    causes.add(ApiError.Cause.invalid(path + "[" + i + "]", Validation.quote(key),
+                            "exists in both matchLabelKeys and labelSelector"));
+                }
+                seen.add(key);
+            }
+        }
+        for (int i = 0; i < match.size(); i++) {
+            if (mismatch.contains(match.get(i))) {
+                causes.add(ApiError.Cause.invalid(path + ".matchLabelKeys[" + i + "]", Validation.quote(match.get(i)),
+                        "exists in both matchLabelKeys and mismatchLabelKeys"));
+            }
+        }
+    }
+
+    private static List<String> strings(JsonArray array) {
+        List<String> out = new ArrayList<>();
+        for (JsonElement e : array == null ? new JsonArray() : array) {
+            out.add(e.isJsonPrimitive() ? e.getAsString() : "");
+        }
+        return out;
+    }
+
+    /**
+     * {@code mutatePodAffinity} (pod strategy, on create; {@code MatchLabelKeysInPodAffinity}, on by default from
+     * 1.31): each pod (anti-)affinity term's {@code matchLabelKeys} and {@code mismatchLabelKeys} merged into its label
+     * selector as {@code key In (value)} and {@code key NotIn (value)}, with the values of the pod's own labels; a key
+     * the pod has no label for, or a term without a selector, adds nothing.
+     */
+    static void mergeAffinityLabelKeys(JsonObject pod) {
+        JsonObject labels = Json.obj(Json.obj(pod, "metadata"), "labels");
+        JsonObject affinity = Json.obj(Json.obj(pod, "spec"), "affinity");
+        for (String kind : List.of("podAffinity", "podAntiAffinity")) {
+            JsonObject a = Json.obj(affinity, kind);
+            List<JsonObject> terms = new ArrayList<>();
+            JsonArray required = Json.arr(a, "requiredDuringSchedulingIgnoredDuringExecution");
+            for (JsonElement t : required == null ? new JsonArray() : required) {
+                terms.add(Json.asObject(t));
+            }
+            JsonArray preferred = Json.arr(a, "preferredDuringSchedulingIgnoredDuringExecution");
+            for (JsonElement t : preferred == null ? new JsonArray() : preferred) {
+                terms.add(Json.obj(Json.asObject(t), "podAffinityTerm"));
+            }
+            for (JsonObject term : terms) {
+                JsonObject selector = Json.obj(term, "labelSelector");
+                if (term == null || selector == null) {
+                    continue;
+                }
+                for (String field : List.of("matchLabelKeys", "mismatchLabelKeys")) {
+                    for (String key : strings(Json.arr(term, field))) {
+                        String value = labels == null ? null : Json.str(labels, key);
+                        if (value == null) {
+                            continue;
+                        }
+                        JsonArray exprs = Json.arr(selector, "matchExpressions");
+                        if (exprs == null) {
+                            exprs = new JsonArray();
+                            selector.add("matchExpressions", exprs);
+                        }
+                        JsonArray values = new JsonArray();
+                        values.add(value);
+                        exprs.add(Json.object("key", key, "operator",
+                                field.equals("matchLabelKeys") ? "In" : "NotIn", "values", values));
+                    }
+                }
+            }
+        }
     }
 
     /** {@code ValidateNodeSelectorTerm}: each expression as {@code ValidateNodeSelectorRequirement}, fields by name. */
@@ -590,6 +693,39 @@ final class PodSpecs {
                 }
             }
             NetworkPolicySpecs.labelSelector(Json.obj(c, "labelSelector"), at + ".labelSelector", causes);
+            spreadLabelKeys(c, at + ".matchLabelKeys", causes);
+        }
+    }
+
+    /**
+     * {@code validateMatchLabelKeysInTopologySpread}: label names, only with a label selector, none of the selector's
+     * keys (a 1.32 server does not merge them into the selector; the scheduler reads them).
+     */
+    private static void spreadLabelKeys(JsonObject c, String path, List<ApiError.Cause> causes) {
+        List<String> keys = strings(Json.arr(c, "matchLabelKeys"));
+        if (keys.isEmpty()) {
+            return;
+        }
+        JsonObject selector = Json.obj(c, "labelSelector");
+        Set<String> selected = new HashSet<>();
+        if (selector != null) {
+            JsonObject labels = Json.obj(selector, "matchLabels");
+            if (labels != null) {
+                selected.addAll(labels.keySet());
+            }
+            JsonArray exprs = Json.arr(selector, "matchExpressions");
+            for (int j = 0; exprs != null && j < exprs.size(); j++) {
+                selected.add(Json.str(Json.asObject(exprs.get(j)), "key"));
+            }
+        } else {
+            causes.add(ApiError.Cause.forbidden(path, "must not be specified when labelSelector is not set"));
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            Validation.qualifiedName(keys.get(i), path + "[" + i + "]", causes);
+            if (selected.contains(keys.get(i))) {
+                causes.add(ApiError.Cause.invalid(path + "[" + i + "]", Validation.quote(keys.get(i)),
+                        "exists in both matchLabelKeys and labelSelector"));
+            }
         }
     }
 

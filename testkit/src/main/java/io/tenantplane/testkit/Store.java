@@ -238,6 +238,8 @@ final class Store {
                 ResourceAdmission.limitRangerAdmit(o, core("limitranges", ns));
                 admitPriority(t, o, name);
                 admitServiceAccount(t, o, name, ns);
+                // The pod strategy's PrepareForCreate, after admission.
+                PodSpecs.mergeAffinityLabelKeys(o);
             }
             m.addProperty("uid", UUID.randomUUID().toString());
             m.addProperty("creationTimestamp", now());
