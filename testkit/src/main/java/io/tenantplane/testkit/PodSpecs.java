@@ -650,7 +650,9 @@ final class PodSpecs {
     /**
      * {@code validateTopologySpreadConstraints}: {@code maxSkew} positive, a topology key, {@code whenUnsatisfiable}
      * {@code DoNotSchedule} or {@code ScheduleAnyway}, no two constraints with one key and action, {@code minDomains}
-     * positive and only with {@code DoNotSchedule}, the label selector valid.
+     * positive and only with {@code DoNotSchedule}, {@code nodeAffinityPolicy} and {@code nodeTaintsPolicy}
+     * {@code Honor} or {@code Ignore} ({@code validateNodeInclusionPolicy}), the {@code matchLabelKeys}, the label
+     * selector valid.
      */
     static void topologySpread(JsonArray constraints, String path, List<ApiError.Cause> causes) {
         for (int i = 0; constraints != null && i < constraints.size(); i++) {
@@ -692,8 +694,16 @@ final class PodSpecs {
                             "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not " + action));
                 }
             }
-            NetworkPolicySpecs.labelSelector(Json.obj(c, "labelSelector"), at + ".labelSelector", causes);
+            for (String policy : List.of("nodeAffinityPolicy", "nodeTaintsPolicy")) {
+                // validateNodeInclusionPolicy
+                String value = Json.str(c, policy);
+                if (value != null && !value.equals("Honor") && !value.equals("Ignore")) {
+                    causes.add(ApiError.Cause.notSupported(at + "." + policy, Validation.quote(value),
+                            List.of("Honor", "Ignore")));
+                }
+            }
             spreadLabelKeys(c, at + ".matchLabelKeys", causes);
+            NetworkPolicySpecs.labelSelector(Json.obj(c, "labelSelector"), at + ".labelSelector", causes);
         }
     }
 
