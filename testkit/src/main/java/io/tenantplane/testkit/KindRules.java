@@ -495,14 +495,29 @@ final class KindRules {
     }
 
     /**
-     * A Pod's spec is immutable except images, activeDeadlineSeconds, tolerations and the grace period
-     * ({@code ValidatePodUpdate}); of the tolerations, every one the Pod has must stay, but for its
-     * {@code tolerationSeconds} ({@code validateOnlyAddedTolerations}).
+     * A Pod's spec is immutable except images, activeDeadlineSeconds, tolerations, scheduling gates and the grace
+     * period ({@code ValidatePodUpdate}); of the tolerations, every one the Pod has must stay, but for its
+     * {@code tolerationSeconds} ({@code validateOnlyAddedTolerations}); of the scheduling gates, none may be added
+     * ({@code validateOnlyDeletedSchedulingGates}).
      */
     private static void podUpdate(JsonObject oldSpec, JsonObject spec, List<ApiError.Cause> causes) {
         if (!onlyAddedTolerations(Json.arr(spec, "tolerations"), Json.arr(oldSpec, "tolerations"))) {
             causes.add(ApiError.Cause.forbidden("spec.tolerations",
                     "existing toleration can not be modified except its tolerationSeconds"));
+        }
+        // validateOnlyDeletedSchedulingGates: a gate may be removed, never added.
+        Set<String> oldGates = new HashSet<>();
+        JsonArray before = Json.arr(oldSpec, "schedulingGates");
+        for (int i = 0; before != null && i < before.size(); i++) {
+            oldGates.add(Json.str(Json.asObject(before.get(i)), "name"));
+        }
+        JsonArray gates = Json.arr(spec, "schedulingGates");
+        for (int i = 0; gates != null && i < gates.size(); i++) {
+            String name = Json.str(Json.asObject(gates.get(i)), "name");
+            if (!oldGates.contains(name)) {
+                causes.add(ApiError.Cause.forbidden("spec.schedulingGates[" + i + "].name",
+                        "only deletion is allowed, but found new scheduling gate '" + name + "'"));
+            }
         }
         JsonObject a = mutablePodFieldsRemoved(oldSpec);
         JsonObject b = mutablePodFieldsRemoved(spec);

@@ -194,6 +194,7 @@ final class PodSpecs {
         }
         podSecurityContext(Json.obj(spec, "securityContext"), spec, path + ".securityContext", causes);
         affinity(Json.obj(spec, "affinity"), path + ".affinity", causes);
+        schedulingGates(Json.arr(spec, "schedulingGates"), path + ".schedulingGates", causes);
         topologySpread(Json.arr(spec, "topologySpreadConstraints"), path + ".topologySpreadConstraints", causes);
     }
 
@@ -487,6 +488,18 @@ final class PodSpecs {
             causes.add(ApiError.Cause.required(path + ".topologyKey", "can not be empty"));
         }
         Validation.qualifiedName(key == null ? "" : key, path + ".topologyKey", causes);
+    }
+
+    /** {@code validateSchedulingGates}: each name a qualified name, none twice. */
+    private static void schedulingGates(JsonArray gates, String path, List<ApiError.Cause> causes) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; gates != null && i < gates.size(); i++) {
+            String name = Json.str(Json.asObject(gates.get(i)), "name");
+            Validation.qualifiedName(name == null ? "" : name, path + "[" + i + "]", causes);
+            if (!seen.add(name)) {
+                causes.add(ApiError.Cause.duplicate(path + "[" + i + "]", Validation.quote(name)));
+            }
+        }
     }
 
     /**
