@@ -48,7 +48,7 @@ class StatefulSetControllerTest {
             CoreV1Api core = new CoreV1Api(Clients.client(server));
             await("db-0 exists", WAIT, () -> !pods(core).isEmpty());
             assertEquals(List.of("db-0"), names(pods(core)), "OrderedReady makes db-1 only once db-0 is ready");
-            String status = kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok().out();
+            String status = awaitRollout(kubectl);
             assertTrue(status.contains("partitioned roll out complete: 3 new pods"), status);
             List<V1Pod> pods = pods(core);
             assertEquals(List.of("db-0", "db-1", "db-2"), names(pods));
@@ -86,15 +86,13 @@ class StatefulSetControllerTest {
     void aChangedTemplateRollsFromTheHighestOrdinalAndKubectlSeesTheRevisions() throws Exception {
         try (KubeApiServer server = server(Simulation.builder().stopDelay(Duration.ofMillis(50)).build())) {
             Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
-            String file = write("db.yaml", statefulSet("db", "postgres:16", 3, "OrderedReady"));
-            kubectl.run("apply", "-f", file).ok();
-            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            rollOut(kubectl, "postgres:16", 3, "OrderedReady");
             String first = sts(server).getStatus().getCurrentRevision();
             Map<String, String> uids = pods(new CoreV1Api(Clients.client(server))).stream().collect(
                     Collectors.toMap(p -> p.getMetadata().getName(), p -> p.getMetadata().getUid()));
 
             kubectl.run("apply", "-f", write("db.yaml", statefulSet("db", "postgres:17", 3, "OrderedReady"))).ok();
-            String rolled = kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok().out();
+            String rolled = awaitRollout(kubectl);
             // The server defaults rollingUpdate.partition to 0, so kubectl reports a partitioned roll out.
             assertTrue(rolled.contains("partitioned roll out complete: 3 new pods have been updated"), rolled);
             V1StatefulSetStatus s = sts(server).getStatus();
@@ -112,8 +110,7 @@ class StatefulSetControllerTest {
                     .execute().getItems().size());
 
             // Back to the first template: the first revision is reused with the next number, as upstream rolls back.
-            kubectl.run("apply", "-f", write("db.yaml", statefulSet("db", "postgres:16", 3, "OrderedReady"))).ok();
-            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            rollOut(kubectl, "postgres:16", 3, "OrderedReady");
             assertEquals(first, sts(server).getStatus().getCurrentRevision());
             assertEquals(3L, new AppsV1Api(Clients.client(server)).readNamespacedControllerRevision(first, "default")
                     .execute().getRevision());
@@ -124,8 +121,7 @@ class StatefulSetControllerTest {
     void scalingDownRemovesTheHighestOrdinalsAndKeepsTheirClaims() throws Exception {
         try (KubeApiServer server = server(Simulation.defaults())) {
             Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
-            kubectl.run("apply", "-f", write("db.yaml", statefulSet("db", "postgres:16", 3, "Parallel"))).ok();
-            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            rollOut(kubectl, "postgres:16", 3, "Parallel");
             kubectl.run("scale", "statefulset/db", "--replicas=1").ok();
             CoreV1Api core = new CoreV1Api(Clients.client(server));
             await("db-1 and db-2 gone", WAIT, () -> names(pods(core)).equals(List.of("db-0")));
@@ -169,8 +165,7 @@ class StatefulSetControllerTest {
     void aFailedPodIsMadeAgain() throws Exception {
         try (KubeApiServer server = server(Simulation.defaults())) {
             Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
-            kubectl.run("apply", "-f", write("db.yaml", statefulSet("db", "postgres:16", 1, "OrderedReady"))).ok();
-            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            rollOut(kubectl, "postgres:16", 1, "OrderedReady");
             CoreV1Api core = new CoreV1Api(Clients.client(server));
             V1Pod before = core.readNamespacedPod("db-0", "default").execute();
             before.getStatus().setPhase("Failed");
@@ -188,7 +183,7 @@ class StatefulSetControllerTest {
             Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
             String file = write("db.yaml", statefulSet("db", "postgres:16", 2, "OrderedReady"));
             kubectl.run("apply", "-f", file).ok();
-            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            awaitRollout(kubectl);
             CoreV1Api core = new CoreV1Api(Clients.client(server));
             Map<String, String> uids = pods(core).stream().collect(Collectors.toMap(p -> p.getMetadata().getName(),
                     p -> p.getMetadata().getUid()));
@@ -201,7 +196,7 @@ class StatefulSetControllerTest {
             await("pods adopted", WAIT, () -> pods(core).stream().allMatch(p -> p.getMetadata()
                     .getOwnerReferences() != null && p.getMetadata().getOwnerReferences().stream()
                     .anyMatch(r -> uid.equals(r.getUid()) && Boolean.TRUE.equals(r.getController()))));
-            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            awaitRollout(kubectl);
             assertEquals(uids, pods(core).stream().collect(Collectors.toMap(p -> p.getMetadata().getName(),
                     p -> p.getMetadata().getUid())), "the same pods, not new ones");
         }
@@ -212,8 +207,7 @@ class StatefulSetControllerTest {
     void aSettledSetIsNotWrittenAgain() throws Exception {
         try (KubeApiServer server = server(Simulation.defaults())) {
             Kubectl kubectl = new Kubectl(server.writeKubeconfig(dir), dir);
-            kubectl.run("apply", "-f", write("db.yaml", statefulSet("db", "postgres:16", 2, "OrderedReady"))).ok();
-            kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok();
+            rollOut(kubectl, "postgres:16", 2, "OrderedReady");
             Thread.sleep(200);
             String version = server.resourceVersion();
             Thread.sleep(500);
@@ -232,6 +226,17 @@ class StatefulSetControllerTest {
 
     private static com.google.gson.JsonObject pod(String name) {
         return Json.object("metadata", Json.object("name", name));
+    }
+
+    /** Applies StatefulSet {@code db} of {@code image} with kubectl and waits until kubectl sees it rolled out. */
+    private void rollOut(Kubectl kubectl, String image, int replicas, String policy) throws Exception {
+        kubectl.run("apply", "-f", write("db.yaml", statefulSet("db", image, replicas, policy))).ok();
+        awaitRollout(kubectl);
+    }
+
+    /** {@code kubectl rollout status statefulset/db}, which fails the test when it does not complete in 30 s. */
+    private static String awaitRollout(Kubectl kubectl) throws Exception {
+        return kubectl.run("rollout", "status", "statefulset/db", "--timeout=30s").ok().out();
     }
 
     private String write(String name, String yaml) throws Exception {
