@@ -348,7 +348,7 @@ final class Provisioner {
             retireDns(exec, place, rendered, listing);
         }
         ControlPlaneNames names = ControlPlaneNames.of(place);
-        JsonObject sts = controlPlane(place, now.get("StatefulSet/" + names.namespace() + "/" + names.statefulSet()));
+        JsonObject sts = asLeft(now, STATEFUL_SETS, names.namespace(), names.statefulSet());
         Condition controlPlane = TenantStatus.controlPlaneReady(names.statefulSet(), sts,
                 TenantStatus.refusalMatters(sts) ? refusal(sts) : null, dns(place, rendered, now), generation);
         TenantStatus.Provisioned found = new TenantStatus.Provisioned(tc, place, moving,
@@ -523,17 +523,17 @@ final class Provisioner {
     }
 
     /**
-     * The control plane's StatefulSet as this call left it ({@code known}), or as read when the call does not know
-     * it (its write failed); null when it does not exist.
+     * A rendered object as this call left it on the host ({@code now}, by {@link #id}), or as read when the call does
+     * not know it (its write failed); null when it does not exist.
      */
-    private JsonObject controlPlane(TenantCluster tc, JsonObject known) {
-        return known != null ? known
-                : reader.get(STATEFUL_SETS, tc.namespace(), ControlPlaneNames.of(tc).statefulSet()).orElse(null);
+    private JsonObject asLeft(Map<String, JsonObject> now, ResourceKind kind, String ns, String name) {
+        JsonObject known = now.get(kind.kind() + "/" + ns + "/" + name);
+        return known != null ? known : reader.get(kind, ns, name).orElse(null);
     }
 
     /**
-     * The tenant DNS whose readiness counts: its Deployment as this call left it, read when the call does not know it
-     * (its write failed); none when nothing renders one (private mode).
+     * The tenant DNS whose readiness counts: its Deployment {@linkplain #asLeft as this call left it}; none when
+     * nothing renders one (private mode).
      */
     private TenantStatus.Dns dns(TenantCluster place, List<JsonObject> rendered, Map<String, JsonObject> now) {
         String name = ControlPlaneNames.of(place).dnsService();
@@ -543,8 +543,7 @@ final class Provisioner {
         if (!wanted) {
             return TenantStatus.NO_DNS;
         }
-        JsonObject known = now.get("Deployment/" + ns + "/" + name);
-        return new TenantStatus.Dns(name, known != null ? known : reader.get(DEPLOYMENTS, ns, name).orElse(null));
+        return new TenantStatus.Dns(name, asLeft(now, DEPLOYMENTS, ns, name));
     }
 
     /** The writes of a pass as its status judges them. */
