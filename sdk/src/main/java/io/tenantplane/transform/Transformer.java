@@ -540,19 +540,22 @@ public final class Transformer {
     private static void reservedPlacement(Work w, JsonObject spec) {
         JsonArray tolerations = Json.array(spec, "tolerations");
         List<String> dropped = new ArrayList<>();
-        for (int i = tolerations == null ? -1 : tolerations.size() - 1; i >= 0; i--) {
+        JsonArray kept = new JsonArray();
+        for (int i = 0; tolerations != null && i < tolerations.size(); i++) {
             JsonObject t = tolerations.get(i).isJsonObject() ? tolerations.get(i).getAsJsonObject() : null;
             String key = t == null ? null : Json.string(t, "key");
             if (t != null && (key == null || key.isEmpty()) && "Exists".equals(Json.string(t, "operator"))) {
-                dropped.add(0, "spec.tolerations[" + i + "] (every taint)");
-                tolerations.remove(i);
+                dropped.add("spec.tolerations[" + i + "] (every taint)");
             } else if (key != null && (ReverseMapping.isReserved(key) || CONTROL_PLANE_TAINTS.contains(key))) {
-                dropped.add(0, "spec.tolerations[" + i + "] (" + key + ")");
-                tolerations.remove(i);
+                dropped.add("spec.tolerations[" + i + "] (" + key + ")");
+            } else {
+                kept.add(tolerations.get(i));
             }
         }
-        if (tolerations != null && tolerations.isEmpty()) {
+        if (tolerations != null && kept.isEmpty()) {
             spec.remove("tolerations");
+        } else if (tolerations != null) {
+            spec.add("tolerations", kept);
         }
         JsonObject selector = Json.object(spec, "nodeSelector");
         if (selector != null) {
