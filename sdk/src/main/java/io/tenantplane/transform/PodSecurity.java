@@ -48,6 +48,10 @@ final class PodSecurity {
             }
         }
         JsonObject podSc = Json.object(spec, "securityContext");
+        // A pod that says it runs on Windows is exempt at restricted from the checks of Linux-only fields (privilege
+        // escalation, capabilities, seccomp; pod-security-admission's *V1Dot25 checks): API validation forbids it
+        // those fields.
+        boolean windows = level == PodSecurityLevel.RESTRICTED && "windows".equals(Json.string(spec, "os", "name"));
         JsonArray volumes = array(spec, "volumes");
         for (int i = 0; i < volumes.size(); i++) {
             if (!volumes.get(i).isJsonObject()) {
@@ -67,7 +71,9 @@ final class PodSecurity {
             }
         }
         if (podSc != null) {
-            seccompUnconfined(podSc, "spec.securityContext", lv, out);
+            if (!windows) {
+                seccompUnconfined(podSc, "spec.securityContext", lv, out);
+            }
             baselineContext(podSc, "spec.securityContext", lv, out);
             JsonArray sysctls = array(podSc, "sysctls");
             for (int i = 0; i < sysctls.size(); i++) {
@@ -99,7 +105,8 @@ final class PodSecurity {
             JsonArray cs = array(spec, list);
             for (int i = 0; i < cs.size(); i++) {
                 if (cs.get(i).isJsonObject()) {
-                    checkContainer(cs.get(i).getAsJsonObject(), "spec." + list + "[" + i + "]", podSc, level, out);
+                    checkContainer(cs.get(i).getAsJsonObject(), "spec." + list + "[" + i + "]", podSc, level, windows,
+                            out);
                 }
             }
         }
@@ -111,7 +118,7 @@ final class PodSecurity {
     }
 
     private static void checkContainer(JsonObject c, String path, JsonObject podSc, PodSecurityLevel level,
-                                       List<Violation> out) {
+                                       boolean windows, List<Violation> out) {
         String lv = level.display();
         JsonObject sc = Json.object(c, "securityContext");
         String scPath = path + ".securityContext";
@@ -125,7 +132,7 @@ final class PodSecurity {
                 out.add(new Violation(path + ".ports[" + i + "].hostPort", "the " + lv + " Pod Security level forbids host ports"));
             }
         }
-        JsonArray add = array(Json.object(c, "securityContext", "capabilities"), "add");
+        JsonArray add = windows ? new JsonArray() : array(Json.object(c, "securityContext", "capabilities"), "add");
         for (int i = 0; i < add.size(); i++) {
             String cap = add.get(i).isJsonPrimitive() ? add.get(i).getAsString() : String.valueOf(add.get(i));
             boolean ok = level == PodSecurityLevel.RESTRICTED ? cap.equals("NET_BIND_SERVICE") : BASELINE_CAPABILITIES.contains(cap);
@@ -146,12 +153,14 @@ final class PodSecurity {
             if (procMount != null && !procMount.equals("Default")) {
                 out.add(new Violation(scPath + ".procMount", "the " + lv + " Pod Security level requires the Default procMount"));
             }
-            seccompUnconfined(sc, scPath, lv, out);
+            if (!windows) {
+                seccompUnconfined(sc, scPath, lv, out);
+            }
         }
         if (level != PodSecurityLevel.RESTRICTED) {
             return;
         }
-        if (sc == null || !isFalse(sc.get("allowPrivilegeEscalation"))) {
+        if (!windows && (sc == null || !isFalse(sc.get("allowPrivilegeEscalation")))) {
             out.add(new Violation(scPath + ".allowPrivilegeEscalation", "the restricted Pod Security level requires "
                     + "allowPrivilegeEscalation: false"));
         }
@@ -168,7 +177,7 @@ final class PodSecurity {
         String cSeccomp = sc == null ? null : Json.string(sc, "seccompProfile", "type");
         String pSeccomp = podSc == null ? null : Json.string(podSc, "seccompProfile", "type");
         String effective = cSeccomp != null ? cSeccomp : pSeccomp;
-        if (!"RuntimeDefault".equals(effective) && !"Localhost".equals(effective)) {
+        if (!windows && !"RuntimeDefault".equals(effective) && !"Localhost".equals(effective)) {
             out.add(new Violation(scPath + ".seccompProfile.type", "the restricted Pod Security level requires seccompProfile "
                     + "type RuntimeDefault or Localhost (on the container or the pod)"));
         }
@@ -177,7 +186,7 @@ final class PodSecurity {
         for (JsonElement d : drop) {
             dropsAll |= d.isJsonPrimitive() && d.getAsString().equals("ALL");
         }
-        if (!dropsAll) {
+        if (!windows && !dropsAll) {
             out.add(new Violation(scPath + ".capabilities.drop", "the restricted Pod Security level requires dropping "
                     + "capability ALL"));
         }

@@ -81,6 +81,18 @@ class PodSecurityAgreementTest {
         ROWS.put("an unconfined AppArmor annotation", "{\"metadata\": {\"annotations\": {\"container.apparmor.security.beta.kubernetes.io/c\": \"unconfined\"}}}");
         ROWS.put("a probe with a host", "{\"container\": {\"livenessProbe\": {\"httpGet\": {\"host\": \"10.0.0.1\", \"port\": 80}}}}");
         ROWS.put("a preStop hook with a host", "{\"container\": {\"lifecycle\": {\"preStop\": {\"httpGet\": {\"host\": \"example.com\", \"port\": 80}}}}}");
+        // A Windows pod: validation forbids it seccomp, capabilities and allowPrivilegeEscalation, and from 1.25 the
+        // restricted level stops asking for them; only spec.os says so, not a Windows node selector.
+        String linuxFieldsRemoved = "\"securityContext\": {\"seccompProfile\": null}}, \"container\": "
+                + "{\"securityContext\": {\"allowPrivilegeEscalation\": null, \"capabilities\": null}}}";
+        ROWS.put("a windows pod without the Linux-only fields", "{\"spec\": {\"os\": {\"name\": \"windows\"}, "
+                + linuxFieldsRemoved);
+        ROWS.put("a windows pod without runAsNonRoot", "{\"spec\": {\"os\": {\"name\": \"windows\"}, "
+                + linuxFieldsRemoved.replace("\"seccompProfile\": null", "\"seccompProfile\": null, \"runAsNonRoot\": null"));
+        ROWS.put("a linux pod without the Linux-only fields", "{\"spec\": {\"os\": {\"name\": \"linux\"}, "
+                + linuxFieldsRemoved);
+        ROWS.put("a pod on Windows nodes by selector only", "{\"spec\": {\"nodeSelector\": {\"kubernetes.io/os\": "
+                + "\"windows\"}, " + linuxFieldsRemoved);
         ROWS.put("an init container without a security context", "{\"spec\": {\"initContainers\": [{\"name\": \"i\", \"image\": \"busybox\"}]}}");
     }
 

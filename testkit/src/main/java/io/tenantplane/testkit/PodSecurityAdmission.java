@@ -274,10 +274,14 @@ final class PodSecurityAdmission {
             add(out, seccompProfileBaseline(spec));
             return out;
         }
-        if (v >= 8) {
+        // From 1.25 a pod whose spec.os.name is windows is exempt from three restricted checks: validation forbids
+        // it the Linux fields they ask for (allowPrivilegeEscalationV1Dot25, capabilitiesRestrictedV1Dot25,
+        // seccompProfileRestrictedV1Dot25).
+        boolean windowsExempt = v >= 25 && "windows".equals(Json.str(Json.obj(spec, "os"), "name"));
+        if (v >= 8 && !windowsExempt) {
             add(out, allowPrivilegeEscalation(spec));
         }
-        if (v >= 22) {
+        if (v >= 22 && !windowsExempt) {
             add(out, capabilitiesRestricted(spec));
         }
         add(out, restrictedVolumes(spec, v));
@@ -285,7 +289,7 @@ final class PodSecurityAdmission {
         if (v >= 23) {
             add(out, runAsUser(spec));
         }
-        if (v >= 19) {
+        if (v >= 19 && !windowsExempt) {
             add(out, seccompProfileRestricted(spec));
         }
         return out;

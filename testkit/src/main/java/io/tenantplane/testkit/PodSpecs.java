@@ -3,6 +3,7 @@ package io.tenantplane.testkit;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -196,6 +197,229 @@ final class PodSpecs {
         affinity(Json.obj(spec, "affinity"), path + ".affinity", causes);
         schedulingGates(Json.arr(spec, "schedulingGates"), path + ".schedulingGates", causes);
         topologySpread(Json.arr(spec, "topologySpreadConstraints"), path + ".topologySpreadConstraints", causes);
+        windowsHostProcess(spec, path, causes);
+        os(spec, path, causes);
+    }
+
+    private static final List<String> VALID_OS = List.of("linux", "windows");
+
+    /**
+     * {@code ValidatePodSpec}'s last step: {@code validateOS} ({@code os.name} required and {@code linux} or
+     * {@code windows}), then for a valid name {@code validateLinux} (no Windows options anywhere) or
+     * {@code validateWindows} (none of the Linux-only fields of the pod and its containers).
+     */
+    private static void os(JsonObject spec, String path, List<ApiError.Cause> causes) {
+        JsonObject os = Json.obj(spec, "os");
+        if (os == null) {
+            return;
+        }
+        String name = Json.str(os, "name");
+        if (name == null || name.isEmpty()) {
+            causes.add(ApiError.Cause.required(path + ".os.name", "cannot be empty"));
+        } else if (!VALID_OS.contains(name)) {
+            causes.add(ApiError.Cause.notSupported(path + ".os", Validation.quote(name), VALID_OS));
+        } else if (name.equals("linux")) {
+            if (Json.obj(Json.obj(spec, "securityContext"), "windowsOptions") != null) {
+                causes.add(ApiError.Cause.forbidden(path + ".securityContext.windowsOptions",
+                        "windows options cannot be set for a linux pod"));
+            }
+            visitContainers(spec, path, (c, at) -> {
+                if (Json.obj(Json.obj(c, "securityContext"), "windowsOptions") != null) {
+                    causes.add(ApiError.Cause.forbidden(at + ".securityContext.windowsOptions",
+                            "windows options cannot be set for a linux pod"));
+                }
+            });
+        } else {
+            windowsOnly(spec, path, causes);
+        }
+    }
+
+    /** The pod-level fields {@code validateWindows} forbids, in its order, with the path each is reported at. */
+    private static final List<String> WINDOWS_FORBIDDEN_POD = List.of("securityContext.appArmorProfile",
+            "securityContext.seLinuxOptions", "hostUsers", "hostPID", "hostIPC", "securityContext.seccompProfile",
+            "securityContext.fsGroup", "securityContext.fsGroupChangePolicy", "securityContext.sysctls",
+            "shareProcessNamespace", "securityContext.runAsUser", "securityContext.runAsGroup",
+            "securityContext.supplementalGroups", "securityContext.supplementalGroupsPolicy",
+            "securityContext.seLinuxChangePolicy");
+    private static final List<String> WINDOWS_FORBIDDEN_CONTAINER = List.of("appArmorProfile", "seLinuxOptions",
+            "seccompProfile", "capabilities", "readOnlyRootFilesystem", "privileged", "allowPrivilegeEscalation",
+            "procMount", "runAsUser", "runAsGroup");
+
+    /**
+     * {@code validateWindows}. The internal pod keeps {@code hostPID}, {@code hostIPC}, {@code hostUsers} and
+     * {@code shareProcessNamespace} in its security context, which conversion always creates: they are checked
+     * whether the pod has a {@code securityContext} or not (the two booleans when true, the others when set; an
+     * empty {@code sysctls} list is not set).
+     */
+    private static void windowsOnly(JsonObject spec, String path, List<ApiError.Cause> causes) {
+        JsonObject sc = Json.obj(spec, "securityContext");
+        for (String f : WINDOWS_FORBIDDEN_POD) {
+            boolean set = switch (f) {
+                case "hostPID", "hostIPC" -> Json.bool(spec, f);
+                case "hostUsers", "shareProcessNamespace" -> present(spec.get(f));
+                case "securityContext.sysctls" -> Json.arr(sc, "sysctls") != null && !Json.arr(sc, "sysctls").isEmpty();
+                default -> sc != null && present(sc.get(f.substring("securityContext.".length())));
+            };
+            if (set) {
+                causes.add(ApiError.Cause.forbidden(path + "." + f, "cannot be set for a windows pod"));
+            }
+        }
+        visitContainers(spec, path, (c, at) -> {
+            JsonObject csc = Json.obj(c, "securityContext");
+            for (String f : WINDOWS_FORBIDDEN_CONTAINER) {
+                if (csc != null && present(csc.get(f))) {
+                    causes.add(ApiError.Cause.forbidden(at + ".securityContext." + f,
+                            "cannot be set for a windows pod"));
+                }
+            }
+        });
+    }
+
+    /**
+     * {@code validateWindowsHostProcessPod}, whatever the pod's OS: a container's {@code hostProcess} agrees with
+     * the pod's where both say; when any container is a host process (its own or the pod's setting), all are, and the
+     * pod uses the host network. The server this models runs with privileged containers allowed (as k3s and kubeadm
+     * configure kube-apiserver), so "disallowed by cluster policy" is never said.
+     */
+    private static void windowsHostProcess(JsonObject spec, String path, List<ApiError.Cause> causes) {
+        JsonElement pod = hostProcessOf(Json.obj(spec, "securityContext"));
+        int[] counts = new int[2];
+        visitContainers(spec, path, (c, at) -> {
+            counts[0]++;
+            JsonElement own = hostProcessOf(Json.obj(c, "securityContext"));
+            if (pod != null && own != null && pod.getAsBoolean() != own.getAsBoolean()) {
+                causes.add(ApiError.Cause.invalid(at + ".securityContext.windowsOptions.hostProcess",
+                        String.valueOf(own.getAsBoolean()), "pod hostProcess value must be identical if both are "
+                                + "specified, was " + pod.getAsBoolean()));
+            }
+            if (own != null ? own.getAsBoolean() : pod != null && pod.getAsBoolean()) {
+                counts[1]++;
+            }
+        });
+        if (counts[1] > 0) {
+            if (counts[1] != counts[0]) {
+                causes.add(ApiError.Cause.invalid(path, "\"\"", "If pod contains any hostProcess containers then all "
+                        + "containers must be HostProcess containers"));
+            }
+            if (!Json.bool(spec, "hostNetwork")) {
+                causes.add(ApiError.Cause.invalid(path + ".hostNetwork", "false", "hostNetwork must be true if pod "
+                        + "contains any hostProcess containers"));
+            }
+        }
+    }
+
+    /** A security context's {@code windowsOptions.hostProcess} when it is a boolean, else null. */
+    private static JsonElement hostProcessOf(JsonObject sc) {
+        JsonObject w = Json.obj(sc, "windowsOptions");
+        JsonElement e = w == null ? null : w.get("hostProcess");
+        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isBoolean() ? e : null;
+    }
+
+    private static final int MAX_GMSA_SPEC_BYTES = 64 * 1024;
+    private static final int MAX_RUN_AS_DOMAIN = 256;
+    private static final int MAX_RUN_AS_USER = 104;
+    private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x1F\\x7F]+");
+    private static final Pattern NETBIOS = Pattern.compile("[^\\\\/:*?\"<>|.][^\\\\/:*?\"<>|]{0,14}");
+    private static final String DNS_LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?";
+    private static final Pattern DOMAIN_DNS = Pattern.compile(DNS_LABEL + "(?:\\." + DNS_LABEL + ")*");
+    private static final Pattern USER_BAD_CHARS = Pattern.compile("[\"/\\\\:;|=,+*?<>@\\[\\]]");
+    private static final Pattern DOTS_SPACES = Pattern.compile("[. ]+");
+
+    /**
+     * {@code validateWindowsSecurityContextOptions}: {@code gmsaCredentialSpecName} a DNS subdomain,
+     * {@code gmsaCredentialSpec} non-empty and under 64 KiB, {@code runAsUserName} a {@code [DOMAIN\]USER} whose
+     * domain is a NetBIOS or DNS name under 256 and whose user is 1..104 bytes, not only dots and spaces, without
+     * {@code "/\\:;|=,+*?<>@[]} or control characters. Lengths are Go's, in UTF-8 bytes.
+     */
+    private static void windowsOptions(JsonObject w, String path, List<ApiError.Cause> causes) {
+        if (w == null) {
+            return;
+        }
+        String specName = Json.str(w, "gmsaCredentialSpecName");
+        if (specName != null) {
+            String problem = Validation.nameProblem(specName, Validation.NameRule.DNS1123_SUBDOMAIN);
+            if (problem != null) {
+                causes.add(ApiError.Cause.invalid(path + ".gmsaCredentialSpecName", Validation.quote(specName),
+                        problem));
+            }
+        }
+        String credSpec = Json.str(w, "gmsaCredentialSpec");
+        if (credSpec != null) {
+            int bytes = credSpec.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes == 0) {
+                causes.add(ApiError.Cause.invalid(path + ".gmsaCredentialSpec", "\"\"",
+                        "gmsaCredentialSpec cannot be an empty string"));
+            } else if (bytes > MAX_GMSA_SPEC_BYTES) {
+                causes.add(ApiError.Cause.invalid(path + ".gmsaCredentialSpec", Validation.quote(credSpec),
+                        "gmsaCredentialSpec size must be under 64 KiB"));
+            }
+        }
+        String user = Json.str(w, "runAsUserName");
+        if (user != null) {
+            runAsUserName(user, path + ".runAsUserName", causes);
+        }
+    }
+
+    private static void runAsUserName(String value, String at, List<ApiError.Cause> causes) {
+        String shown = Validation.quote(value);
+        String[] parts = value.split("\\\\", -1);
+        if (value.isEmpty()) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName cannot be an empty string"));
+            return;
+        }
+        if (CONTROL.matcher(value).find()) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName cannot contain control characters"));
+            return;
+        }
+        if (parts.length > 2) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName cannot contain more than one backslash"));
+            return;
+        }
+        String domain = parts.length == 2 ? parts[0] : "";
+        String user = parts.length == 2 ? parts[1] : parts[0];
+        if (domain.getBytes(StandardCharsets.UTF_8).length >= MAX_RUN_AS_DOMAIN) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName's Domain length must be under "
+                    + MAX_RUN_AS_DOMAIN + " characters"));
+        }
+        if (parts.length == 2 && !NETBIOS.matcher(domain).matches() && !DOMAIN_DNS.matcher(domain).matches()) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName's Domain doesn't match the NetBios nor the DNS "
+                    + "format"));
+        }
+        int userBytes = user.getBytes(StandardCharsets.UTF_8).length;
+        if (userBytes == 0) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName's User cannot be empty"));
+        } else if (userBytes > MAX_RUN_AS_USER) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName's User length must not be longer than "
+                    + MAX_RUN_AS_USER + " characters"));
+        }
+        if (DOTS_SPACES.matcher(user).matches()) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName's User cannot contain only periods or spaces"));
+        }
+        if (USER_BAD_CHARS.matcher(user).find()) {
+            causes.add(ApiError.Cause.invalid(at, shown, "runAsUserName's User cannot contain the following "
+                    + "characters: \"/\\:;|=,+*?<>@[]"));
+        }
+    }
+
+    /** A field that is there and not JSON null (a Go pointer or slice that is not nil). */
+    private static boolean present(JsonElement e) {
+        return e != null && !e.isJsonNull();
+    }
+
+    /**
+     * {@code podshelper.VisitContainersWithPath}: init containers, then containers, then ephemeral containers, each
+     * with its field path.
+     */
+    private static void visitContainers(JsonObject spec, String path,
+                                        java.util.function.BiConsumer<JsonObject, String> visitor) {
+        for (String list : List.of("initContainers", "containers", "ephemeralContainers")) {
+            JsonArray cs = Json.arr(spec, list);
+            for (int i = 0; cs != null && i < cs.size(); i++) {
+                if (cs.get(i).isJsonObject()) {
+                    visitor.accept(cs.get(i).getAsJsonObject(), path + "." + list + "[" + i + "]");
+                }
+            }
+        }
     }
 
     private static final long MAX_ID = 2147483647L;
@@ -203,32 +427,34 @@ final class PodSpecs {
     /**
      * {@code validatePodSpecSecurityContext}: user and group ids within 0..2147483647 ({@code IsValidUserID},
      * {@code IsValidGroupID}), {@code shareProcessNamespace} not with {@code hostPID}, {@code fsGroupChangePolicy}
-     * {@code OnRootMismatch} or {@code Always}, the sysctls ({@code validateSysctls}), the seccomp and AppArmor
-     * profile fields.
+     * {@code OnRootMismatch} or {@code Always}, the sysctls ({@code validateSysctls}), the seccomp profile field, the
+     * Windows options ({@code validateWindowsSecurityContextOptions}) and the AppArmor profile field.
      */
     static void podSecurityContext(JsonObject sc, JsonObject spec, String path, List<ApiError.Cause> causes) {
-        if (sc == null) {
-            return;
-        }
+        // The internal pod's security context always exists (conversion creates it to hold hostPID, hostIPC,
+        // hostNetwork, hostUsers and shareProcessNamespace, which v1 keeps on the spec), so the check of those two
+        // runs whether the v1 pod has a securityContext or not.
+        JsonObject fields = sc == null ? new JsonObject() : sc;
         for (String f : List.of("fsGroup", "runAsUser", "runAsGroup")) {
-            id(sc.get(f), path + "." + f, f.equals("runAsUser"), causes);
+            id(fields.get(f), path + "." + f, f.equals("runAsUser"), causes);
         }
-        JsonArray groups = Json.arr(sc, "supplementalGroups");
+        JsonArray groups = Json.arr(fields, "supplementalGroups");
         for (int i = 0; groups != null && i < groups.size(); i++) {
             id(groups.get(i), path + ".supplementalGroups[" + i + "]", false, causes);
         }
-        if (Json.bool(sc, "shareProcessNamespace") && Json.bool(spec, "hostPID")) {
+        if (Json.bool(spec, "shareProcessNamespace") && Json.bool(spec, "hostPID")) {
             causes.add(ApiError.Cause.invalid(path + ".shareProcessNamespace", "true",
                     "ShareProcessNamespace and HostPID cannot both be enabled"));
         }
-        String policy = Json.str(sc, "fsGroupChangePolicy");
+        String policy = Json.str(fields, "fsGroupChangePolicy");
         if (policy != null && !policy.equals("OnRootMismatch") && !policy.equals("Always")) {
             causes.add(ApiError.Cause.notSupported(path + ".fsGroupChangePolicy", Validation.quote(policy),
                     List.of("OnRootMismatch", "Always")));
         }
-        sysctls(Json.arr(sc, "sysctls"), spec, path + ".sysctls", causes);
-        seccompProfile(Json.obj(sc, "seccompProfile"), path + ".seccompProfile", causes);
-        appArmorProfile(Json.obj(sc, "appArmorProfile"), path + ".appArmorProfile", causes);
+        sysctls(Json.arr(fields, "sysctls"), spec, path + ".sysctls", causes);
+        seccompProfile(Json.obj(fields, "seccompProfile"), path + ".seccompProfile", causes);
+        windowsOptions(Json.obj(fields, "windowsOptions"), path + ".windowsOptions", causes);
+        appArmorProfile(Json.obj(fields, "appArmorProfile"), path + ".appArmorProfile", causes);
     }
 
     /** A sysctl name: dot- (or slash-) separated segments, at most 253 characters ({@code IsValidSysctlName}). */
@@ -328,7 +554,8 @@ final class PodSpecs {
     /**
      * {@code ValidateSecurityContext} of a container: user and group ids, {@code procMount} {@code Default} or
      * {@code Unmasked} (and {@code Unmasked} only without host users), the seccomp profile field, and no
-     * {@code allowPrivilegeEscalation: false} with {@code privileged: true} or an added {@code CAP_SYS_ADMIN}.
+     * {@code allowPrivilegeEscalation: false} with {@code privileged: true} or an added {@code CAP_SYS_ADMIN}, the
+     * Windows options and the AppArmor profile field, in upstream's order.
      */
     static void containerSecurityContext(JsonObject sc, String path, boolean ownUserNamespace,
                                          List<ApiError.Cause> causes) {
@@ -348,7 +575,6 @@ final class PodSpecs {
             }
         }
         seccompProfile(Json.obj(sc, "seccompProfile"), path + ".seccompProfile", causes);
-        appArmorProfile(Json.obj(sc, "appArmorProfile"), path + ".appArmorProfile", causes);
         JsonElement escalation = sc.get("allowPrivilegeEscalation");
         if (escalation != null && escalation.isJsonPrimitive() && !escalation.getAsBoolean()) {
             if (Json.bool(sc, "privileged")) {
@@ -363,6 +589,8 @@ final class PodSpecs {
                 }
             }
         }
+        windowsOptions(Json.obj(sc, "windowsOptions"), path + ".windowsOptions", causes);
+        appArmorProfile(Json.obj(sc, "appArmorProfile"), path + ".appArmorProfile", causes);
     }
 
     private static void id(JsonElement value, String path, boolean user, List<ApiError.Cause> causes) {
