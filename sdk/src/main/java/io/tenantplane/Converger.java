@@ -26,6 +26,7 @@ import io.tenantplane.plan.HostMirrors;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
+import io.tenantplane.plan.internal.ClusterIps;
 import io.tenantplane.plan.internal.FlowBack;
 import io.tenantplane.plan.internal.PodLifecycle;
 import io.tenantplane.plan.internal.TenantTokens;
@@ -218,17 +219,6 @@ final class Converger {
                 new SyncPolicy.Spec(List.of()), null);
     }
 
-    /**
-     * A Service create the host refused for the ClusterIP it asked for (taken there, or outside its range): a tenant
-     * Service's own IP here, a control-plane Service's kept address in provisioning.
-     */
-    static boolean refusedClusterIp(Outcome.Failed f) {
-        Decision d = f.decision();
-        return d.action() == Action.CREATE && d.kind().equals("Service") && f.code() == 422
-                && d.desired() != null && Json.string(d.desired(), "spec", "clusterIP") != null
-                && !"None".equals(Json.string(d.desired(), "spec", "clusterIP"))
-                && f.message() != null && f.message().contains("spec.clusterIP");
-    }
 
     /** The objects one full pass reads ({@link Pass#read}). */
     private record Reads(List<JsonObject> tenantObjects, List<JsonObject> hostObjects, List<JsonObject> crds,
@@ -662,8 +652,11 @@ final class Converger {
 
         private Outcome applyOne(Decision d, Snapshot snapshot) {
             Outcome o = hostWrites.apply(d, (stale, current) -> replan(snapshot, stale, current));
-            if (o instanceof Outcome.Failed f && refusedClusterIp(f)) {
-                o = hostWrites.apply(allocatedByHost(f), Applier.Replanner.NONE);
+            if (o instanceof Outcome.Failed f && ClusterIps.refused(f.decision(), f.code(), f.message())) {
+                // The tenant's own ClusterIP is taken on the host, or outside its range: the host allocates one and
+                // the tenant Service takes it.
+                o = hostWrites.apply(ClusterIps.allocatedByHost(f.decision(), f.message(), "the tenant's ",
+                        " and the tenant Service takes it"), Applier.Replanner.NONE);
             }
             return o;
         }
@@ -700,18 +693,6 @@ final class Converger {
             }
         }
 
-
-        /** The refused create again, with the ClusterIP left to the host; the tenant Service then takes it. */
-        private static Decision allocatedByHost(Outcome.Failed f) {
-            Decision d = f.decision();
-            JsonObject desired = d.desired().deepCopy();
-            String asked = Json.string(desired, "spec", "clusterIP");
-            Json.object(desired, "spec").remove("clusterIP");
-            Json.object(desired, "spec").remove("clusterIPs");
-            return d.withMessage(d.message() + "; the host refused the tenant's ClusterIP " + asked + " ("
-                    + f.message() + "), so it allocates one and the tenant Service takes it")
-                    .withObjects(desired, d.observed());
-        }
 
         private Decision replan(Snapshot snapshot, Decision stale, JsonObject current) {
             if (stale.host() == null) {

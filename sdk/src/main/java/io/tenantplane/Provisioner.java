@@ -1,6 +1,5 @@
 package io.tenantplane;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -23,7 +22,6 @@ import io.tenantplane.model.Parsed;
 import io.tenantplane.model.Problem;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
-import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
@@ -31,6 +29,7 @@ import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
+import io.tenantplane.plan.internal.ClusterIps;
 import io.tenantplane.plan.internal.ProvisionPlan;
 import io.tenantplane.plan.internal.Removal;
 import io.tenantplane.plan.internal.TenantStatus;
@@ -295,35 +294,24 @@ final class Provisioner {
             ResourceKind kind = resources.resolve(Json.string(rendering, "apiVersion"), Json.string(rendering, "kind"));
             String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
             JsonObject observed = listing.get(kind, ns, Json.string(rendering, "metadata", "name")).orElse(null);
-            JsonObject desired = rendering;
             String kept = null;
-            ServiceAddress address = observed == null ? ServiceAddress.of(place, rendering) : null;
+            ClusterIps.Kept address = observed == null ? ClusterIps.Kept.of(place, rendering) : null;
             if (address != null) {
                 if (hostPods == null) {
                     hostPods = reader.list(PODS, place.hostNamespace(), ReverseMapping.MANAGED_BY + "="
                             + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tc.tenant());
                 }
                 kept = address.inUse(hostPods);
-                if (kept != null) {
-                    desired = withClusterIp(rendering, kept);
-                }
             }
-            JsonObject body = desired;
-            Decision d = ProvisionPlan.decide(tc.tenant(), id, body, observed);
-            if (kept != null && d.action() == Action.CREATE) {
-                d = d.withMessage(d.message() + " again with the ClusterIP " + kept + " its running Pods use ("
-                        + address.usedAs() + "), which they cannot change").withObjects(body, null);
-            }
+            Decision d = ClusterIps.keeping(ProvisionPlan.decide(tc.tenant(), id, rendering, observed), kept, address);
+            JsonObject body = d.action() == Action.CREATE ? d.desired() : rendering;
             Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, body, current));
-            if (kept != null && o instanceof Outcome.Failed f && Converger.refusedClusterIp(f)) {
+            if (o instanceof Outcome.Failed f && ClusterIps.refused(f.decision(), f.code(), f.message())) {
                 // The address was taken, or is outside the host's range: the Service gets a new one; Pods made
                 // before keep the old address until they are replaced.
-                Decision fresh = ProvisionPlan.decide(tc.tenant(), id, rendering, null);
-                o = applier.apply(fresh.withMessage(fresh.message() + "; the host refused the ClusterIP " + kept
-                        + " its running Pods use (" + f.message() + "), so it allocates one: those Pods reach it again "
-                        + "when they are replaced").withObjects(rendering, null),
-                        (stale, current) -> ProvisionPlan.decide(tc.tenant(), id,
-                        rendering, current));
+                o = applier.apply(ClusterIps.allocatedByHost(f.decision(), f.message(), "the ",
+                        ": those Pods reach it again when they are replaced"),
+                        (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, rendering, current));
             }
             if (immutableStatefulSetSpec(o)) {
                 o = replaceStatefulSet(o.decision());
@@ -338,8 +326,8 @@ final class Provisioner {
             if (left != null) {
                 now.put(id(rendering), left);
             }
-            if (IsolationRenderer.COMPONENT.equals(Json.labels(desired).get(ControlPlaneRenderer.COMPONENT_LABEL))
-                    || !ProvisionPlan.owned(desired, tc.tenant())) {
+            if (IsolationRenderer.COMPONENT.equals(Json.labels(rendering).get(ControlPlaneRenderer.COMPONENT_LABEL))
+                    || !ProvisionPlan.owned(rendering, tc.tenant())) {
                 isolation.add(o);
             }
         }
@@ -752,80 +740,5 @@ final class Provisioner {
      */
     private Outcome replaceStatefulSet(Decision refused) {
         return applier.apply(ProvisionPlan.replaceStatefulSet(refused), Applier.Replanner.NONE);
-    }
-
-    private static JsonObject withClusterIp(JsonObject service, String ip) {
-        JsonObject copy = service.deepCopy();
-        JsonObject spec = Json.child(copy, "spec");
-        spec.addProperty("clusterIP", ip);
-        JsonArray ips = new JsonArray();
-        ips.add(ip);
-        spec.add("clusterIPs", ips);
-        return copy;
-    }
-
-    /**
-     * The address a tenant's running host Pods took from one of its control plane's Services when they were created:
-     * the tenant API Service's ClusterIP is their {@code KUBERNETES_SERVICE_HOST}, the DNS Service's their
-     * {@code dnsConfig} nameserver. A Pod cannot change either, so when such a Service is gone (deleted by hand, lost
-     * in a restore) it is created again with that address rather than a new one that no running Pod uses.
-     */
-    enum ServiceAddress {
-        API("KUBERNETES_SERVICE_HOST"), DNS("spec.dnsConfig.nameservers[0]");
-
-        private final String usedAs;
-
-        ServiceAddress(String usedAs) {
-            this.usedAs = usedAs;
-        }
-
-        String usedAs() {
-            return usedAs;
-        }
-
-        /** Which of the two {@code rendered} is, for a shared or dedicated tenant; null for anything else. */
-        static ServiceAddress of(TenantCluster tc, JsonObject rendered) {
-            if (tc.mode() == TenantCluster.Mode.PRIVATE || !"Service".equals(Json.string(rendered, "kind"))) {
-                return null;
-            }
-            ControlPlaneNames n = ControlPlaneNames.of(tc);
-            String name = Json.string(rendered, "metadata", "name");
-            return n.apiService().equals(name) ? API : n.dnsService().equals(name) ? DNS : null;
-        }
-
-        /** The address most of {@code pods} use, or null when none uses one. */
-        String inUse(List<JsonObject> pods) {
-            Map<String, Integer> seen = new java.util.TreeMap<>();
-            for (JsonObject pod : pods) {
-                String ip = this == API ? apiHost(pod) : nameserver(pod);
-                if (HostNames.isIpAddress(ip)) {
-                    seen.merge(ip, 1, Integer::sum);
-                }
-            }
-            return seen.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
-        }
-
-        private static String apiHost(JsonObject pod) {
-            JsonArray containers = Json.array(Json.object(pod, "spec"), "containers");
-            for (int i = 0; containers != null && i < containers.size(); i++) {
-                JsonArray env = containers.get(i).isJsonObject()
-                        ? Json.array(containers.get(i).getAsJsonObject(), "env") : null;
-                for (int j = 0; env != null && j < env.size(); j++) {
-                    if (env.get(j).isJsonObject() && "KUBERNETES_SERVICE_HOST".equals(
-                            Json.string(env.get(j).getAsJsonObject(), "name"))) {
-                        return Json.string(env.get(j).getAsJsonObject(), "value");
-                    }
-                }
-            }
-            return null;
-        }
-
-        private static String nameserver(JsonObject pod) {
-            if (!"None".equals(Json.string(pod, "spec", "dnsPolicy"))) {
-                return null;
-            }
-            JsonArray ns = Json.array(Json.object(pod, "spec", "dnsConfig"), "nameservers");
-            return ns == null || ns.isEmpty() || !ns.get(0).isJsonPrimitive() ? null : ns.get(0).getAsString();
-        }
     }
 }

@@ -1,0 +1,162 @@
+package io.tenantplane.plan.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.tenantplane.json.Json;
+import io.tenantplane.model.Parsed;
+import io.tenantplane.model.TenantCluster;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The ClusterIP a Service create asks for: which control-plane Service keeps the address its running Pods took, which
+ * address that is, the create that asks for it, which refusals a create without it cures, and that create.
+ */
+class ClusterIpsTest {
+
+    private static JsonObject json(String s) {
+        return JsonParser.parseString(s).getAsJsonObject();
+    }
+
+    private static JsonObject pod(String apiHost, String dnsPolicy, String nameserver) {
+        String env = apiHost == null ? "" : "{\"name\":\"KUBERNETES_SERVICE_HOST\",\"value\":\"" + apiHost + "\"}";
+        String dns = nameserver == null ? "" : ",\"dnsConfig\":{\"nameservers\":[\"" + nameserver + "\"]}";
+        return json("""
+                {"kind":"Pod","spec":{"dnsPolicy":"%s"%s,"containers":[{"name":"app","env":[%s]}]}}"""
+                .formatted(dnsPolicy, dns, env));
+    }
+
+    private static TenantCluster cluster(String mode) {
+        JsonObject o = json("{\"apiVersion\":\"" + TenantCluster.API_VERSION + "\",\"kind\":\"" + TenantCluster.KIND
+                + "\",\"metadata\":{\"name\":\"dev\",\"namespace\":\"team-dev\"},\"spec\":{\"mode\":\"" + mode
+                + "\",\"isolationProfileRef\":{\"name\":\"restricted\"},\"syncPolicyRef\":{\"name\":\"default\"}}}");
+        return switch (TenantCluster.fromJson(o)) {
+            case Parsed.Ok<TenantCluster> ok -> ok.value();
+            case Parsed.Invalid<TenantCluster> bad -> throw new AssertionError(bad.problems().toString());
+        };
+    }
+
+    private static JsonObject service(String name, String clusterIp) {
+        return json("{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"" + name
+                + "\",\"namespace\":\"team-dev\",\"labels\":{\"tenantplane.io/managed-by\":\"tenantplane\","
+                + "\"tenantplane.io/tenant\":\"dev\",\"tenantplane.io/component\":\"control-plane\"}},\"spec\":{"
+                + (clusterIp == null ? "" : "\"clusterIP\":\"" + clusterIp + "\",")
+                + "\"ports\":[{\"port\":443,\"targetPort\":6443}]}}");
+    }
+
+    static Stream<Arguments> inUse() {
+        return Stream.of(
+                Arguments.of("no pods: nothing to keep", ClusterIps.Kept.API, List.of(), null),
+                Arguments.of("the API address of the pods", ClusterIps.Kept.API,
+                        List.of(pod("10.96.0.50", "None", "10.96.0.10")), "10.96.0.50"),
+                Arguments.of("most pods win over an older one", ClusterIps.Kept.API,
+                        List.of(pod("10.96.0.7", "None", null), pod("10.96.0.50", "None", null),
+                                pod("10.96.0.50", "None", null)), "10.96.0.50"),
+                Arguments.of("a name is not an address (an offline plan's)", ClusterIps.Kept.API,
+                        List.of(pod("dev-api.team-dev.svc", "None", null)), null),
+                Arguments.of("an IPv6 address", ClusterIps.Kept.API,
+                        List.of(pod("fd00::50", "None", null)), "fd00::50"),
+                Arguments.of("the DNS nameserver of pods that use the tenant DNS", ClusterIps.Kept.DNS,
+                        List.of(pod("10.96.0.50", "None", "10.96.0.10")), "10.96.0.10"),
+                Arguments.of("a pod with its own DNS policy names no tenant DNS", ClusterIps.Kept.DNS,
+                        List.of(pod("10.96.0.50", "Default", "1.1.1.1")), null),
+                Arguments.of("a pod without variables names no tenant API", ClusterIps.Kept.API,
+                        List.of(pod(null, "None", "10.96.0.10")), null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("inUse")
+    void theAddressInUse(String about, ClusterIps.Kept address, List<JsonObject> pods, String expected) {
+        assertEquals(expected, address.inUse(pods), about);
+    }
+
+    static Stream<Arguments> which() {
+        return Stream.of(
+                Arguments.of("the tenant API Service", "shared", service("dev-api", null), ClusterIps.Kept.API),
+                Arguments.of("the tenant DNS Service", "dedicated", service("dev-dns", null), ClusterIps.Kept.DNS),
+                Arguments.of("another Service of the control plane", "shared",
+                        service("dev-control-plane-headless", "None"), null),
+                Arguments.of("a private tenant's Pods run on its agents, which use its own DNS and API", "private",
+                        service("dev-api", null), null),
+                Arguments.of("not a Service", "shared", json("{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+                        + "\"dev-api\"}}"), null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("which")
+    void whichRenderedServiceKeepsAnAddress(String about, String mode, JsonObject rendered, ClusterIps.Kept expected) {
+        assertEquals(expected, ClusterIps.Kept.of(cluster(mode), rendered), about);
+    }
+
+    @Test
+    void aCreateAsksForTheKeptAddressAndSaysWhy() {
+        Decision create = ProvisionPlan.decide("dev", "team-dev/dev", service("dev-api", null), null);
+        Decision kept = ClusterIps.keeping(create, "10.96.0.50", ClusterIps.Kept.API);
+        assertEquals(Action.CREATE, kept.action());
+        assertEquals("10.96.0.50", Json.string(kept.desired(), "spec", "clusterIP"));
+        assertEquals("[\"10.96.0.50\"]", Json.object(kept.desired(), "spec").get("clusterIPs").toString());
+        assertTrue(kept.message().endsWith(" again with the ClusterIP 10.96.0.50 its running Pods use "
+                + "(KUBERNETES_SERVICE_HOST), which they cannot change"), kept.message());
+        assertNull(Json.string(create.desired(), "spec", "clusterIP"), "the rendered object is not changed");
+        assertSame(create, ClusterIps.keeping(create, null, ClusterIps.Kept.API), "nothing to keep");
+        Decision unchanged = ProvisionPlan.decide("dev", "team-dev/dev", service("dev-api", null),
+                service("dev-api", "10.96.0.7"));
+        assertSame(unchanged, ClusterIps.keeping(unchanged, "10.96.0.50", ClusterIps.Kept.API),
+                "an existing Service keeps the address it has");
+    }
+
+    static Stream<Arguments> refusals() {
+        Decision asked = ClusterIps.keeping(ProvisionPlan.decide("dev", "team-dev/dev", service("dev-api", null),
+                null), "10.96.0.50", ClusterIps.Kept.API);
+        Decision notAsked = ProvisionPlan.decide("dev", "team-dev/dev", service("dev-api", null), null);
+        Decision headless = ProvisionPlan.decide("dev", "team-dev/dev",
+                service("dev-control-plane-headless", "None"), null);
+        String taken = "Service \"dev-api\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.96.0.50\"}: "
+                + "failed to allocate IP 10.96.0.50: provided IP is already allocated";
+        String outside = "Service \"dev-api\" is invalid: spec.clusterIPs: Invalid value: []string{\"10.43.0.50\"}: "
+                + "failed to allocate IP 10.43.0.50: the provided IP (10.43.0.50) is not in the valid range";
+        return Stream.of(
+                Arguments.of("taken on the host", asked, 422, taken, true),
+                Arguments.of("outside the host's range", asked, 422, outside, true),
+                Arguments.of("no address asked for", notAsked, 422, taken, false),
+                Arguments.of("a headless Service asks for none", headless, 422, taken, false),
+                Arguments.of("another field refused", asked, 422, "spec.ports[0].port: Invalid value: 0", false),
+                Arguments.of("forbidden, not invalid", asked, 403, "exceeded quota: q, requested: services=1, "
+                        + "used: services=1, limited: services=1 spec.clusterIP", false),
+                Arguments.of("no message", asked, 422, null, false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusals")
+    void aCreateWithoutTheAddressCuresOnlyARefusalOfTheAddress(String about, Decision d, int code, String message,
+                                                               boolean cured) {
+        assertEquals(cured, ClusterIps.refused(d, code, message), about);
+    }
+
+    @Test
+    void theRefusedCreateAgainLeavesTheAddressToTheHost() {
+        Decision asked = ClusterIps.keeping(ProvisionPlan.decide("dev", "team-dev/dev", service("dev-api", null),
+                null), "10.96.0.50", ClusterIps.Kept.API);
+        Decision again = ClusterIps.allocatedByHost(asked, "provided IP is already allocated", "the tenant's ",
+                " and the tenant Service takes it");
+        assertEquals(Action.CREATE, again.action());
+        assertNull(Json.string(again.desired(), "spec", "clusterIP"));
+        assertNull(Json.object(again.desired(), "spec").get("clusterIPs"));
+        assertEquals(Json.object(service("dev-api", null), "spec"), Json.object(again.desired(), "spec"),
+                "all else as asked");
+        assertTrue(again.message().endsWith("; the host refused the tenant's ClusterIP 10.96.0.50 (provided IP is "
+                + "already allocated), so it allocates one and the tenant Service takes it"), again.message());
+        assertEquals("10.96.0.50", Json.string(asked.desired(), "spec", "clusterIP"), "the refused one is kept");
+    }
+}
