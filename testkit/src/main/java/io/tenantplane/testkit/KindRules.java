@@ -77,9 +77,9 @@ final class KindRules {
                 o.add("status", Json.object("phase", "Pending"));
             }
             case "deployments", "statefulsets", "replicasets", "daemonsets" -> {
+                WorkloadSpecs.dropDisabledFields(t.plural(), Json.child(o, "spec"), null);
                 workloadDefaults(t.plural(), Json.child(o, "spec"));
-                validateSelector(Json.obj(o, "spec"), causes);
-                validateTemplate(t.plural(), Json.obj(o, "spec"), causes);
+                WorkloadSpecs.validate(t.plural(), Json.obj(o, "spec"), causes);
             }
             default -> {
             }
@@ -148,9 +148,9 @@ final class KindRules {
             }
             case "deployments", "statefulsets", "replicasets", "daemonsets" -> {
                 JsonObject spec = Json.child(o, "spec");
+                WorkloadSpecs.dropDisabledFields(t.plural(), spec, Json.obj(old, "spec"));
                 workloadDefaults(t.plural(), spec);
-                validateSelector(spec, causes);
-                validateTemplate(t.plural(), spec, causes);
+                WorkloadSpecs.validate(t.plural(), spec, causes);
                 JsonObject oldSpec = Json.obj(old, "spec");
                 if (!Json.same(Json.obj(oldSpec, "selector"), Json.obj(spec, "selector"))) {
                     causes.add(ApiError.Cause.invalid("spec.selector", Json.render(spec.get("selector")),
@@ -833,10 +833,8 @@ final class KindRules {
         if (!plural.equals("replicasets")) {
             putIfAbsent(spec, "revisionHistoryLimit", 10);
         }
-        JsonObject template = Json.obj(spec, "template");
-        if (template != null) {
-            podSpecDefaults(Json.child(template, "spec"));
-        }
+        // The template is a struct, not a pointer: a workload without one has an empty, defaulted pod template.
+        podSpecDefaults(Json.child(Json.child(spec, "template"), "spec"));
         switch (plural) {
             case "deployments" -> {
                 putIfAbsent(spec, "progressDeadlineSeconds", 600);
@@ -850,10 +848,17 @@ final class KindRules {
             }
             case "statefulsets" -> {
                 putIfAbsent(spec, "podManagementPolicy", "OrderedReady");
+                // SetDefaults_StatefulSet: rollingUpdate is made only with a defaulted type; an explicit
+                // RollingUpdate without it keeps none, and its partition is defaulted only where it exists.
                 JsonObject strategy = Json.child(spec, "updateStrategy");
-                putIfAbsent(strategy, "type", "RollingUpdate");
-                if ("RollingUpdate".equals(Json.str(strategy, "type"))) {
-                    putIfAbsent(Json.child(strategy, "rollingUpdate"), "partition", 0);
+                String type = Json.str(strategy, "type");
+                if (type == null || type.isEmpty()) {
+                    strategy.addProperty("type", "RollingUpdate");
+                    Json.child(strategy, "rollingUpdate");
+                }
+                JsonObject rolling = Json.obj(strategy, "rollingUpdate");
+                if ("RollingUpdate".equals(Json.str(strategy, "type")) && rolling != null) {
+                    putIfAbsent(rolling, "partition", 0);
                 }
                 JsonObject retention = Json.child(spec, "persistentVolumeClaimRetentionPolicy");
                 putIfAbsent(retention, "whenDeleted", "Retain");
@@ -870,49 +875,6 @@ final class KindRules {
             }
             default -> {
             }
-        }
-    }
-
-    /**
-     * A workload's pod template ({@code pkg/apis/apps/validation/validation.go}): its pods restart always; the pod
-     * spec of a Deployment, ReplicaSet or DaemonSet is checked as a Pod's ({@code ValidatePodTemplateSpec}), a
-     * StatefulSet's is not ({@code ValidatePodTemplateSpecForStatefulSet} leaves it to the Pods its controller makes,
-     * which mount the claim templates as volumes).
-     */
-    private static void validateTemplate(String plural, JsonObject spec, List<ApiError.Cause> causes) {
-        JsonObject template = Json.obj(spec, "template");
-        if (template == null) {
-            causes.add(ApiError.Cause.required("spec.template"));
-            return;
-        }
-        JsonObject podSpec = Json.obj(template, "spec");
-        if (!plural.equals("statefulsets")) {
-            PodSpecs.validate(podSpec, "spec.template.spec", causes);
-        }
-        String restart = Json.str(podSpec, "restartPolicy");
-        if (restart != null && !restart.equals("Always")) {
-            causes.add(ApiError.Cause.notSupported("spec.template.spec.restartPolicy", Validation.quote(restart),
-                    List.of("Always")));
-        }
-    }
-
-    private static void validateSelector(JsonObject spec, List<ApiError.Cause> causes) {
-        JsonObject selector = Json.obj(spec, "selector");
-        if (selector == null) {
-            causes.add(ApiError.Cause.required("spec.selector"));
-            return;
-        }
-        JsonObject labels = Json.obj(Json.obj(Json.obj(spec, "template"), "metadata"), "labels");
-        JsonObject matchLabels = Json.obj(selector, "matchLabels");
-        JsonArray expressions = Json.arr(selector, "matchExpressions");
-        if ((matchLabels == null || matchLabels.isEmpty()) && (expressions == null || expressions.isEmpty())) {
-            causes.add(ApiError.Cause.invalid("spec.selector", Json.render(selector),
-                    "empty selector is invalid for deployment"));
-            return;
-        }
-        if (!selects(selector, labels)) {
-            causes.add(ApiError.Cause.invalid("spec.template.metadata.labels", Json.render(labels),
-                    "`selector` does not match template `labels`"));
         }
     }
 
