@@ -288,6 +288,7 @@ final class Provisioner {
                     current, clock.instant())));
         }
         List<JsonObject> hostPods = null;
+        ControlPlaneNames names = ControlPlaneNames.of(place);
         // The rendered objects as this call leaves them on the host, for the readiness check and the pass after it.
         Map<String, JsonObject> now = new HashMap<>();
         for (JsonObject rendering : rendered) {
@@ -295,7 +296,9 @@ final class Provisioner {
             String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
             JsonObject observed = listing.get(kind, ns, Json.string(rendering, "metadata", "name")).orElse(null);
             String kept = null;
-            ClusterIps.Kept address = observed == null ? ClusterIps.Kept.of(place, rendering) : null;
+            // A re-created API or DNS Service keeps the address a shared or dedicated tenant's running host Pods use.
+            ClusterIps.Kept address = observed == null && place.mode() != TenantCluster.Mode.PRIVATE
+                    ? ClusterIps.Kept.of(rendering, names.apiService(), names.dnsService()) : null;
             if (address != null) {
                 if (hostPods == null) {
                     hostPods = reader.list(PODS, place.hostNamespace(), ReverseMapping.MANAGED_BY + "="
@@ -335,7 +338,6 @@ final class Provisioner {
             retireJoinToken(exec, place, rendered, listing);
             retireDns(exec, place, rendered, listing);
         }
-        ControlPlaneNames names = ControlPlaneNames.of(place);
         JsonObject sts = asLeft(now, STATEFUL_SETS, names.namespace(), names.statefulSet());
         Condition controlPlane = TenantStatus.controlPlaneReady(names.statefulSet(), sts,
                 TenantStatus.refusalMatters(sts) ? refusal(sts) : null, dns(place, rendered, now), generation);

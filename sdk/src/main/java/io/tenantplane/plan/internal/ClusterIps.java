@@ -2,9 +2,7 @@ package io.tenantplane.plan.internal;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.json.Json;
-import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.HostNames;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
@@ -44,14 +42,16 @@ public final class ClusterIps {
             return usedAs;
         }
 
-        /** Which of the two {@code rendered} is, for a shared or dedicated tenant; null for anything else. */
-        public static Kept of(TenantCluster tc, JsonObject rendered) {
-            if (tc.mode() == TenantCluster.Mode.PRIVATE || !"Service".equals(Json.string(rendered, "kind"))) {
+        /**
+         * Which of the two {@code rendered} is, given the names of the tenant's API and DNS Services; null for anything
+         * else. Only a shared or dedicated tenant's host Pods use them (a private tenant's run on its own agents).
+         */
+        public static Kept of(JsonObject rendered, String apiService, String dnsService) {
+            if (!"Service".equals(Json.string(rendered, "kind"))) {
                 return null;
             }
-            ControlPlaneNames n = ControlPlaneNames.of(tc);
             String name = Json.string(rendered, "metadata", "name");
-            return n.apiService().equals(name) ? API : n.dnsService().equals(name) ? DNS : null;
+            return apiService.equals(name) ? API : dnsService.equals(name) ? DNS : null;
         }
 
         /** The address most of {@code pods} use (the lowest of a tie), or null when none uses one. */

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.tenantplane.json.Json;
-import io.tenantplane.model.Parsed;
-import io.tenantplane.model.TenantCluster;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import java.util.List;
@@ -35,16 +33,6 @@ class ClusterIpsTest {
         return json("""
                 {"kind":"Pod","spec":{"dnsPolicy":"%s"%s,"containers":[{"name":"app","env":[%s]}]}}"""
                 .formatted(dnsPolicy, dns, env));
-    }
-
-    private static TenantCluster cluster(String mode) {
-        JsonObject o = json("{\"apiVersion\":\"" + TenantCluster.API_VERSION + "\",\"kind\":\"" + TenantCluster.KIND
-                + "\",\"metadata\":{\"name\":\"dev\",\"namespace\":\"team-dev\"},\"spec\":{\"mode\":\"" + mode
-                + "\",\"isolationProfileRef\":{\"name\":\"restricted\"},\"syncPolicyRef\":{\"name\":\"default\"}}}");
-        return switch (TenantCluster.fromJson(o)) {
-            case Parsed.Ok<TenantCluster> ok -> ok.value();
-            case Parsed.Invalid<TenantCluster> bad -> throw new AssertionError(bad.problems().toString());
-        };
     }
 
     private static JsonObject service(String name, String clusterIp) {
@@ -83,20 +71,19 @@ class ClusterIpsTest {
 
     static Stream<Arguments> which() {
         return Stream.of(
-                Arguments.of("the tenant API Service", "shared", service("dev-api", null), ClusterIps.Kept.API),
-                Arguments.of("the tenant DNS Service", "dedicated", service("dev-dns", null), ClusterIps.Kept.DNS),
-                Arguments.of("another Service of the control plane", "shared",
-                        service("dev-control-plane-headless", "None"), null),
-                Arguments.of("a private tenant's Pods run on its agents, which use its own DNS and API", "private",
-                        service("dev-api", null), null),
-                Arguments.of("not a Service", "shared", json("{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
-                        + "\"dev-api\"}}"), null));
+                Arguments.of("the tenant API Service", service("dev-api", null), ClusterIps.Kept.API),
+                Arguments.of("the tenant DNS Service", service("dev-dns", null), ClusterIps.Kept.DNS),
+                Arguments.of("another Service of the control plane", service("dev-control-plane-headless", "None"),
+                        null),
+                Arguments.of("a Service of another tenant", service("qa-api", null), null),
+                Arguments.of("not a Service", json("{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"dev-api\"}}"),
+                        null));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("which")
-    void whichRenderedServiceKeepsAnAddress(String about, String mode, JsonObject rendered, ClusterIps.Kept expected) {
-        assertEquals(expected, ClusterIps.Kept.of(cluster(mode), rendered), about);
+    void whichRenderedServiceKeepsAnAddress(String about, JsonObject rendered, ClusterIps.Kept expected) {
+        assertEquals(expected, ClusterIps.Kept.of(rendered, "dev-api", "dev-dns"), about);
     }
 
     @Test
