@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +22,11 @@ import java.util.regex.Pattern;
 final class KindRules {
     private static final Pattern CONFIG_KEY = Pattern.compile("[-._a-zA-Z0-9]+");
     private final ServiceIps serviceIps;
-    private int nextNodePort = 30000;
+    private final NodePorts nodePorts;
 
-    KindRules(ServiceIps serviceIps) {
+    KindRules(ServiceIps serviceIps, NodePorts nodePorts) {
         this.serviceIps = serviceIps;
+        this.nodePorts = nodePorts;
     }
 
     /** Sets what the server owns on create: the initial status and defaults; adds causes for invalid objects. */
@@ -74,6 +76,8 @@ final class KindRules {
                 if (!spec.has("volumeMode")) {
                     spec.addProperty("volumeMode", "Filesystem");
                 }
+                ClaimSpecs.normalizeDataSources(spec);
+                ClaimSpecs.validate(spec, "spec", causes);
                 o.add("status", Json.object("phase", "Pending"));
             }
             case "deployments", "statefulsets", "replicasets", "daemonsets" -> {
@@ -134,6 +138,8 @@ final class KindRules {
                 if (!spec.has("volumeMode")) {
                     spec.addProperty("volumeMode", "Filesystem");
                 }
+                ClaimSpecs.normalizeDataSources(spec);
+                ClaimSpecs.validate(spec, "spec", causes);
                 JsonObject a = Json.obj(old, "spec").deepCopy();
                 JsonObject b = spec.deepCopy();
                 for (JsonObject s : List.of(a, b)) {
@@ -711,16 +717,139 @@ final class KindRules {
             if (type.equals("LoadBalancer")) {
                 putIfAbsent(spec, "allocateLoadBalancerNodePorts", true);
             }
-            if (ports != null) {
-                for (JsonElement p : ports) {
-                    if (p.isJsonObject() && !p.getAsJsonObject().has("nodePort")) {
-                        JsonObject port = p.getAsJsonObject();
-                        Integer previous = previousNodePort(oldSpec, port);
-                        port.addProperty("nodePort", previous != null ? previous : allocateNodePort());
+        }
+        nodePorts(o, oldSpec, causes);
+    }
+
+    private static boolean needsNodePorts(JsonObject spec) {
+        String type = Json.str(spec, "type");
+        return "NodePort".equals(type) || "LoadBalancer".equals(type);
+    }
+
+    /**
+     * A Service's node ports ({@code pkg/registry/core/service/storage/storage.go} and {@code alloc.go}): on an
+     * update that leaves NodePort or LoadBalancer for a type without node ports, the unchanged node ports are cleared
+     * ({@code dropTypeDependentFields}), and unset ones of a Service that keeps them are taken from the stored one
+     * ({@code patchAllocatedValues}); then {@code ValidateService}'s checks (none with {@code type: ClusterIP}, no two
+     * alike per protocol), and the allocation: each requested port in range and free, the others drawn, one node
+     * port per service port number ({@code initNodePorts}, {@code updateNodePorts}), none for a LoadBalancer with
+     * {@code allocateLoadBalancerNodePorts: false} but those it asks for; a LoadBalancer with
+     * {@code externalTrafficPolicy: Local} also gets a {@code healthCheckNodePort} ({@code allocHealthCheckNodePort}).
+     */
+    private void nodePorts(JsonObject o, JsonObject oldSpec, List<ApiError.Cause> causes) {
+        JsonObject spec = Json.obj(o, "spec");
+        JsonArray ports = Json.arr(spec, "ports");
+        if (ports == null) {
+            return;
+        }
+        List<JsonObject> list = new ArrayList<>();
+        ports.forEach(p -> list.add(p.isJsonObject() ? p.getAsJsonObject() : new JsonObject()));
+        if (oldSpec != null && needsNodePorts(oldSpec) && !needsNodePorts(spec)
+                && nodePortList(list).equals(nodePortList(objects(Json.arr(oldSpec, "ports"))))) {
+            list.forEach(p -> p.remove("nodePort"));
+        }
+        if (oldSpec != null && needsNodePorts(oldSpec) && needsNodePorts(spec)) {
+            for (JsonObject port : list) {
+                if (nodePort(port) == 0) {
+                    Integer previous = previousNodePort(oldSpec, port);
+                    if (previous != null) {
+                        port.addProperty("nodePort", previous);
                     }
                 }
             }
         }
+        String type = Json.str(spec, "type");
+        for (int i = 0; "ClusterIP".equals(type) && i < list.size(); i++) {
+            if (nodePort(list.get(i)) != 0) {
+                causes.add(ApiError.Cause.forbidden("spec.ports[" + i + "].nodePort",
+                        "may not be used when `type` is 'ClusterIP'"));
+            }
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            int n = nodePort(list.get(i));
+            if (n != 0 && !seen.add(Json.str(list.get(i), "protocol") + "/" + n)) {
+                causes.add(ApiError.Cause.duplicate("spec.ports[" + i + "].nodePort", String.valueOf(n)));
+            }
+        }
+        if (!causes.isEmpty() || "ExternalName".equals(type)) {
+            return;
+        }
+        boolean allocate = "NodePort".equals(type) || "LoadBalancer".equals(type)
+                && (!spec.has("allocateLoadBalancerNodePorts") || Json.bool(spec, "allocateLoadBalancerNodePorts"));
+        String owner = ServiceIps.key(o);
+        List<Integer> before = oldSpec == null ? List.of() : nodePortList(objects(Json.arr(oldSpec, "ports")));
+        List<Integer> taken = new ArrayList<>();
+        Map<Integer, Integer> byPort = new HashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            JsonObject port = list.get(i);
+            int n = nodePort(port);
+            if (n == 0 && !allocate) {
+                continue;
+            }
+            JsonElement number = port.get("port");
+            int servicePort = number != null && number.isJsonPrimitive() ? number.getAsInt() : 0;
+            Integer shared = oldSpec == null ? byPort.get(servicePort) : null;
+            if (n == 0 && shared == null && oldSpec == null) {
+                // initNodePorts: a port later in the list with the same number may ask for one.
+                for (JsonObject other : list) {
+                    JsonElement otherNumber = other.get("port");
+                    if (otherNumber != null && otherNumber.isJsonPrimitive() && otherNumber.getAsInt() == servicePort
+                            && nodePort(other) != 0) {
+                        n = nodePort(other);
+                        break;
+                    }
+                }
+            }
+            if (n == 0 && shared != null) {
+                n = shared;
+            } else if (n != 0 && !before.contains(n) && !taken.contains(n)) {
+                String problem = nodePorts.problem(n, owner);
+                if (problem != null) {
+                    causes.add(ApiError.Cause.invalid("spec.ports[" + i + "].nodePort", String.valueOf(n), problem));
+                    return;
+                }
+                taken.add(n);
+            } else if (n == 0) {
+                n = nodePorts.next(taken);
+                taken.add(n);
+            }
+            port.addProperty("nodePort", n);
+            byPort.putIfAbsent(servicePort, n);
+        }
+        boolean local = "LoadBalancer".equals(type) && "Local".equals(Json.str(spec, "externalTrafficPolicy"));
+        JsonElement health = spec.get("healthCheckNodePort");
+        int requested = health != null && health.isJsonPrimitive() ? health.getAsInt() : 0;
+        if (local && requested == 0) {
+            JsonElement previous = oldSpec == null ? null : oldSpec.get("healthCheckNodePort");
+            spec.addProperty("healthCheckNodePort", previous != null && previous.isJsonPrimitive()
+                    ? previous.getAsInt() : nodePorts.next(taken));
+        } else if (local && (oldSpec == null || !Json.same(oldSpec.get("healthCheckNodePort"), health))) {
+            String problem = taken.contains(requested) ? "provided port is already allocated"
+                    : nodePorts.problem(requested, owner);
+            if (problem != null) {
+                causes.add(ApiError.Cause.invalid("spec.healthCheckNodePort", String.valueOf(requested), problem));
+            }
+        }
+    }
+
+    private static int nodePort(JsonObject port) {
+        JsonElement n = port.get("nodePort");
+        return n != null && n.isJsonPrimitive() && n.getAsJsonPrimitive().isNumber() ? n.getAsInt() : 0;
+    }
+
+    private static List<Integer> nodePortList(List<JsonObject> ports) {
+        List<Integer> out = new ArrayList<>();
+        ports.forEach(p -> out.add(nodePort(p)));
+        return out;
+    }
+
+    private static List<JsonObject> objects(JsonArray array) {
+        List<JsonObject> out = new ArrayList<>();
+        if (array != null) {
+            array.forEach(e -> out.add(e.isJsonObject() ? e.getAsJsonObject() : new JsonObject()));
+        }
+        return out;
     }
 
     private static Integer previousNodePort(JsonObject oldSpec, JsonObject port) {
@@ -730,18 +859,12 @@ final class KindRules {
         }
         for (JsonElement p : oldPorts) {
             JsonObject o = p.getAsJsonObject();
-            if (Json.same(o.get("port"), port.get("port")) && o.has("nodePort")) {
-                return o.get("nodePort").getAsInt();
+            if (Json.same(o.get("port"), port.get("port")) && Json.same(o.get("protocol"), port.get("protocol"))
+                    && nodePort(o) != 0) {
+                return nodePort(o);
             }
         }
         return null;
-    }
-
-
-    private int allocateNodePort() {
-        int port = nextNodePort;
-        nextNodePort = nextNodePort == 32767 ? 30000 : nextNodePort + 1;
-        return port;
     }
 
     // ---- secrets and config maps ----

@@ -65,6 +65,7 @@ final class Store {
     private final WatchHub hub;
     private final Clock clock;
     private final ServiceIps serviceIps;
+    private final NodePorts nodePorts;
     private final KindRules rules;
     private final Random random;
     private final Map<String, TreeMap<String, JsonObject>> data = new HashMap<>();
@@ -75,7 +76,8 @@ final class Store {
         // Each server draws ClusterIPs on its own, as independent API servers do (not from the fault seed, which two
         // servers of one test share: they would allocate the same IPs in the same order).
         this.serviceIps = new ServiceIps(serviceCidr, new Random());
-        this.rules = new KindRules(serviceIps);
+        this.nodePorts = new NodePorts(new Random());
+        this.rules = new KindRules(serviceIps, nodePorts);
         this.registry = registry;
         this.hub = hub;
         this.clock = clock;
@@ -1038,6 +1040,7 @@ final class Store {
         storage(t).put(key, next);
         if (t.is("", "services")) {
             serviceIps.stored(previous, next);
+            nodePorts.stored(previous, next);
         }
         hub.publish(new WatchHub.Event(resourceVersion, type, t.storageKey(), namespaceOf(next), next, previous));
         return next;
@@ -1050,6 +1053,7 @@ final class Store {
         storage(t).remove(key(t, namespaceOf(removed), Json.str(Json.meta(removed), "name")));
         if (t.is("", "services")) {
             serviceIps.stored(last, null);
+            nodePorts.stored(last, null);
         }
         hub.publish(new WatchHub.Event(resourceVersion, "DELETED", t.storageKey(), namespaceOf(removed), removed,
                 previous));
