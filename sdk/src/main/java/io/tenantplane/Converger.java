@@ -26,7 +26,7 @@ import io.tenantplane.plan.HostMirrors;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
-import io.tenantplane.plan.internal.ClusterIps;
+import io.tenantplane.plan.internal.ServiceAddresses;
 import io.tenantplane.plan.internal.FlowBack;
 import io.tenantplane.plan.internal.PodLifecycle;
 import io.tenantplane.plan.internal.TenantTokens;
@@ -652,11 +652,18 @@ final class Converger {
 
         private Outcome applyOne(Decision d, Snapshot snapshot) {
             Outcome o = hostWrites.apply(d, (stale, current) -> replan(snapshot, stale, current));
-            if (o instanceof Outcome.Failed f && ClusterIps.refused(f.decision(), f.code(), f.message())) {
+            if (o instanceof Outcome.Failed f && ServiceAddresses.clusterIpRefused(f.decision(), f.code(),
+                    f.message())) {
                 // The tenant's own ClusterIP is taken on the host, or outside its range: the host allocates one and
                 // the tenant Service takes it.
-                o = hostWrites.apply(ClusterIps.allocatedByHost(f.decision(), f.message(), "the tenant's ",
-                        " and the tenant Service takes it"), Applier.Replanner.NONE);
+                o = hostWrites.apply(ServiceAddresses.clusterIpAllocatedByHost(f.decision(), f.message(),
+                        "the tenant's ", " and the tenant Service takes it"), Applier.Replanner.NONE);
+            }
+            if (o instanceof Outcome.Failed f && ServiceAddresses.nodePortsRefused(f.decision(), f.code(),
+                    f.message())) {
+                // The same for the node ports the tenant API gave a NodePort or LoadBalancer Service.
+                o = hostWrites.apply(ServiceAddresses.nodePortsAllocatedByHost(f.decision(), f.message()),
+                        Applier.Replanner.NONE);
             }
             return o;
         }
@@ -793,6 +800,10 @@ final class Converger {
                         if (tenantObject == null) {
                             continue;
                         }
+                        tenantObject = shareNodePorts(tenantObject, host, kindScope);
+                        if (tenantObject == null) {
+                            continue;
+                        }
                     }
                     if (!statusFlowsBack(kind)) {
                         continue;
@@ -823,6 +834,21 @@ final class Converger {
             Outcome o = tenantApplier.recreate(d.get());
             exec.in(kindScope).report(o);
             return o instanceof Outcome.Applied a ? a.result() : null;
+        }
+
+        /**
+         * Gives a tenant NodePort or LoadBalancer Service the node ports of its host copy ({@link FlowBack#nodePorts});
+         * returns the tenant Service as it is afterwards, or null when it is not known.
+         */
+        private JsonObject shareNodePorts(JsonObject tenantService, JsonObject hostService,
+                                          Observer.PassScope kindScope) {
+            Optional<Decision> d = FlowBack.nodePorts(tenant, tenantService, hostService);
+            if (d.isEmpty()) {
+                return tenantService;
+            }
+            Outcome o = exec.in(kindScope).report(tenantApplier.updateInPlace(d.get(),
+                    fresh -> FlowBack.nodePorts(tenant, fresh, hostService).map(Decision::desired).orElse(null)));
+            return o instanceof Outcome.Applied a ? a.result() : tenantService;
         }
 
         private boolean statusFlowsBack(String kind) {

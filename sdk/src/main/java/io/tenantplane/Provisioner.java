@@ -29,7 +29,7 @@ import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
-import io.tenantplane.plan.internal.ClusterIps;
+import io.tenantplane.plan.internal.ServiceAddresses;
 import io.tenantplane.plan.internal.ProvisionPlan;
 import io.tenantplane.plan.internal.Removal;
 import io.tenantplane.plan.internal.TenantStatus;
@@ -297,8 +297,8 @@ final class Provisioner {
             JsonObject observed = listing.get(kind, ns, Json.string(rendering, "metadata", "name")).orElse(null);
             String kept = null;
             // A re-created API or DNS Service keeps the address a shared or dedicated tenant's running host Pods use.
-            ClusterIps.Kept address = observed == null && place.mode() != TenantCluster.Mode.PRIVATE
-                    ? ClusterIps.Kept.of(rendering, names.apiService(), names.dnsService()) : null;
+            ServiceAddresses.Kept address = observed == null && place.mode() != TenantCluster.Mode.PRIVATE
+                    ? ServiceAddresses.Kept.of(rendering, names.apiService(), names.dnsService()) : null;
             if (address != null) {
                 if (hostPods == null) {
                     hostPods = reader.list(PODS, place.hostNamespace(), ReverseMapping.MANAGED_BY + "="
@@ -306,13 +306,15 @@ final class Provisioner {
                 }
                 kept = address.inUse(hostPods);
             }
-            Decision d = ClusterIps.keeping(ProvisionPlan.decide(tc.tenant(), id, rendering, observed), kept, address);
+            Decision d = ServiceAddresses.keeping(ProvisionPlan.decide(tc.tenant(), id, rendering, observed), kept,
+                    address);
             JsonObject body = d.action() == Action.CREATE ? d.desired() : rendering;
             Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, body, current));
-            if (o instanceof Outcome.Failed f && ClusterIps.refused(f.decision(), f.code(), f.message())) {
+            if (o instanceof Outcome.Failed f && ServiceAddresses.clusterIpRefused(f.decision(), f.code(),
+                    f.message())) {
                 // The address was taken, or is outside the host's range: the Service gets a new one; Pods made
                 // before keep the old address until they are replaced.
-                o = applier.apply(ClusterIps.allocatedByHost(f.decision(), f.message(), "the ",
+                o = applier.apply(ServiceAddresses.clusterIpAllocatedByHost(f.decision(), f.message(), "the ",
                         ": those Pods reach it again when they are replaced"),
                         (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, rendering, current));
             }

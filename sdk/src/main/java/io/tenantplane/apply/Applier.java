@@ -181,13 +181,36 @@ public final class Applier {
     }
 
     /**
+     * Writes {@code decision.desired()} over {@code decision.observed()} at the observed object's own place, with its
+     * {@code resourceVersion} as the precondition: for an update of a tenant object from its host copy, a decision
+     * that names the host copy as its {@code host} (the node ports a tenant Service takes). On a conflict the object is
+     * re-read and {@code again} computes what to write from the fresh one: null when nothing is left to write.
+     */
+    public Outcome updateInPlace(Decision decision, java.util.function.UnaryOperator<JsonObject> again) {
+        Objects.requireNonNull(again, "again");
+        boolean[] first = {true};
+        return writeObserved(decision, null, body -> {
+            JsonObject next = first[0] ? decision.desired() : again.apply(body);
+            first[0] = false;
+            body.entrySet().clear();
+            next.entrySet().forEach(e -> body.add(e.getKey(), e.getValue().deepCopy()));
+        }, fresh -> again.apply(fresh) == null);
+    }
+
+    private Outcome writeSubresource(Decision decision, String subresource,
+                                     java.util.function.Consumer<JsonObject> edit,
+                                     java.util.function.Predicate<JsonObject> done) {
+        return writeObserved(decision, subresource, edit, done);
+    }
+
+    /**
      * Writes a subresource of {@code decision.observed()}: a PUT of the object as read, as {@code edit} changes it,
      * with its {@code resourceVersion} as the precondition; on a conflict the object is re-read and the write retried
      * (edited again from the fresh object) unless {@code done} says the fresh object already is as wanted.
      */
-    private Outcome writeSubresource(Decision decision, String subresource,
-                                     java.util.function.Consumer<JsonObject> edit,
-                                     java.util.function.Predicate<JsonObject> done) {
+    private Outcome writeObserved(Decision decision, String subresource,
+                                  java.util.function.Consumer<JsonObject> edit,
+                                  java.util.function.Predicate<JsonObject> done) {
         Objects.requireNonNull(decision, "decision");
         Objects.requireNonNull(decision.desired(), "decision.desired");
         Objects.requireNonNull(decision.observed(), "decision.observed");
@@ -195,7 +218,8 @@ public final class Applier {
         JsonObject observed = decision.observed();
         String ns = Json.string(observed, "metadata", "namespace");
         String name = Json.string(observed, "metadata", "name");
-        String path = kind.objectPath(kind.namespaced() ? ns : null, name) + "/" + subresource;
+        String path = kind.objectPath(kind.namespaced() ? ns : null, name)
+                + (subresource == null ? "" : "/" + subresource);
         int attempts = 0;
         while (true) {
             attempts++;
@@ -205,7 +229,8 @@ public final class Applier {
             if (reply.ok()) {
                 return new Outcome.Applied(decision, reply.body(), attempts);
             }
-            observer.apiError("update", kind.plural() + "/" + subresource, reply.code());
+            observer.apiError("update", kind.plural() + (subresource == null ? "" : "/" + subresource),
+                    reply.code());
             if (attempts >= retries.maxAttempts() || !reply.retryable()) {
                 return failed(decision, reply, attempts);
             }

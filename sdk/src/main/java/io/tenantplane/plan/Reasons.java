@@ -68,6 +68,11 @@ public final class Reasons {
      */
     public static final String CLUSTER_IP_FROM_HOST = "ClusterIPFromHost";
     /**
+     * Update (tenant): a tenant NodePort or LoadBalancer Service takes the node ports of its host copy (the host
+     * allocated others where the tenant's were taken there), so that its ports are the ones the host's nodes listen on.
+     */
+    public static final String NODE_PORTS_FROM_HOST = "NodePortsFromHost";
+    /**
      * Delete: a tenant Node that mirrors a host node has no tenant Pod bound to it any more (the host node was removed,
      * or the tenant's pods moved away); the full pass removes the mirror.
      */
@@ -358,6 +363,8 @@ public final class Reasons {
         m.put(HOST_COPY_TERMINATING, "Unchanged: the tenant Pod is being deleted and its host copy is terminating.");
         m.put(CLUSTER_IP_FROM_HOST, "Update (tenant): a tenant Service is created again with its host copy's "
                 + "ClusterIP.");
+        m.put(NODE_PORTS_FROM_HOST, "Update (tenant): a tenant NodePort or LoadBalancer Service takes its host copy's "
+                + "node ports.");
         m.put(HOST_POD_GONE, "Skip, then Delete (tenant): a tenant Pod that ran on the host lost its host copy; it is "
                 + "not recreated but deleted with grace 0 (a finished one is kept).");
         m.put(POD_FINALIZED, "Delete (tenant): a tenant Pod being deleted whose host copy is gone is deleted with "

@@ -44,9 +44,10 @@ import java.util.stream.Collectors;
  *       ({@link TransformOptions.TenantApi}) the pod gets a tenant token, the {@code KUBERNETES_*} variables and
  *       host aliases for {@code kubernetes.default}; with a known tenant DNS, a pod that would use cluster DNS gets
  *       {@code dnsPolicy: None} and a {@code dnsConfig} naming the tenant's DNS and search path.</li>
- *   <li>Service: type checked against the allowed types; {@code externalIPs} refused; {@code clusterIP(s)} (unless
- *       {@code None}), {@code healthCheckNodePort} and {@code ports[].nodePort} dropped; a non-empty selector gets
- *       the tenant and virtual-namespace labels.</li>
+ *   <li>Service: type checked against the allowed types; {@code externalIPs} refused; the tenant's ClusterIP and,
+ *       for a NodePort or LoadBalancer Service, its {@code ports[].nodePort} requested on the host (so that both
+ *       sides share them; an unset ClusterIP is left to the host), {@code healthCheckNodePort} dropped; a non-empty
+ *       selector gets the tenant and virtual-namespace labels.</li>
  *   <li>Ingress: backend Service names and TLS Secret names rewritten.</li>
  *   <li>Endpoints / EndpointSlice: {@code targetRef}s and the {@code kubernetes.io/service-name} label rewritten; a
  *       {@code targetRef} to another namespace refused; every IP address must be one of the tenant's own host pods'
@@ -1134,10 +1135,25 @@ public final class Transformer {
         }
         spec.remove("healthCheckNodePort");
         JsonArray ports = Json.array(spec, "ports");
+        List<String> nodePorts = new ArrayList<>();
+        boolean keepsNodePorts = effectiveType.equals("NodePort") || effectiveType.equals("LoadBalancer");
         for (int i = 0; ports != null && i < ports.size(); i++) {
-            if (ports.get(i).isJsonObject()) {
-                ports.get(i).getAsJsonObject().remove("nodePort");
+            if (!ports.get(i).isJsonObject()) {
+                continue;
             }
+            JsonObject port = ports.get(i).getAsJsonObject();
+            JsonElement nodePort = port.get("nodePort");
+            if (keepsNodePorts && nodePort != null && nodePort.isJsonPrimitive() && nodePort.getAsInt() != 0) {
+                nodePorts.add(nodePort.getAsString());
+            } else {
+                port.remove("nodePort");
+            }
+        }
+        if (!nodePorts.isEmpty()) {
+            // As for the ClusterIP: the port a tenant user reads on the Service is the one the host's nodes listen
+            // on; where the host has one taken, it allocates another and the tenant Service takes it.
+            w.notes.add("requests the tenant Service's node " + (nodePorts.size() == 1 ? "port " : "ports ")
+                    + String.join(", ", nodePorts) + " on the host, so both sides share them");
         }
         JsonObject selector = Json.object(spec, "selector");
         if (selector != null && !selector.isEmpty()) {

@@ -41,12 +41,88 @@ public final class FlowBack {
         JsonArray ips = new JsonArray();
         ips.add(hostIp);
         spec.add("clusterIPs", hostIps != null && hostIps.isJsonArray() ? hostIps.deepCopy() : ips);
+        // Created again anyway: with the node ports of the host copy too, so that nothing is left to take after it.
+        takeNodePorts(desired, hostService);
         return Optional.of(Decision.update("Service", Decision.SourceRef.of(tenant, tenantService),
                 Decision.HostRef.of(hostService),
                 Reasons.CLUSTER_IP_FROM_HOST, describe(tenant, tenantService) + " takes the ClusterIP " + hostIp
                 + " of its host copy " + where(hostService) + " (it had " + own + ", which the host does not route): "
                 + "the tenant Service is created again with it, a ClusterIP never changes in place", desired,
                 tenantService));
+    }
+
+    /**
+     * The tenant Service updated with the node ports of its host copy, so that the port a tenant user reads on the
+     * Service is the one the host's nodes listen on: the host copy asks for the tenant's node ports, and when the host
+     * had one of them taken it allocated another. A node port changes in place. Empty when the two agree, when the
+     * tenant Service has no node ports to take (another type), when the host has not allocated them (or allocates
+     * none, a LoadBalancer with {@code allocateLoadBalancerNodePorts: false}), or when the tenant Service is being
+     * deleted. Ports are matched by name, else by number and protocol.
+     */
+    public static Optional<Decision> nodePorts(String tenant, JsonObject tenantService, JsonObject hostService) {
+        String type = Json.string(tenantService, "spec", "type");
+        if (!"NodePort".equals(type) && !"LoadBalancer".equals(type)
+                || Json.string(tenantService, "metadata", "deletionTimestamp") != null) {
+            return Optional.empty();
+        }
+        JsonObject desired = tenantService.deepCopy();
+        java.util.List<String> moved = takeNodePorts(desired, hostService);
+        if (moved.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(Decision.update("Service", Decision.SourceRef.of(tenant, tenantService),
+                Decision.HostRef.of(hostService), Reasons.NODE_PORTS_FROM_HOST, describe(tenant, tenantService)
+                        + " takes the node " + (moved.size() == 1 ? "port " : "ports ") + String.join(", ", moved)
+                        + " of its host copy " + where(hostService) + ", the ones the host's nodes listen on",
+                desired, tenantService));
+    }
+
+    /**
+     * Sets each port of {@code tenantService} that has a matching port with a node port in {@code hostService} to
+     * that node port; returns what changed ({@code port: before -> after}).
+     */
+    private static java.util.List<String> takeNodePorts(JsonObject tenantService, JsonObject hostService) {
+        java.util.List<String> moved = new java.util.ArrayList<>();
+        JsonArray mine = Json.array(Json.object(tenantService, "spec"), "ports");
+        JsonArray theirs = Json.array(Json.object(hostService, "spec"), "ports");
+        for (int i = 0; mine != null && theirs != null && i < mine.size(); i++) {
+            if (!mine.get(i).isJsonObject()) {
+                continue;
+            }
+            JsonObject port = mine.get(i).getAsJsonObject();
+            for (JsonElement e : theirs) {
+                JsonObject other = e.isJsonObject() ? e.getAsJsonObject() : null;
+                JsonElement hostPort = other == null ? null : other.get("nodePort");
+                if (hostPort == null || !hostPort.isJsonPrimitive() || hostPort.getAsInt() == 0
+                        || !samePort(port, other)) {
+                    continue;
+                }
+                JsonElement own = port.get("nodePort");
+                if (own == null || !own.isJsonPrimitive() || own.getAsInt() != hostPort.getAsInt()) {
+                    moved.add(portName(port) + " " + (own == null || own.isJsonNull() ? "none" : own.getAsString())
+                            + " -> " + hostPort.getAsInt());
+                    port.addProperty("nodePort", hostPort.getAsInt());
+                }
+                break;
+            }
+        }
+        return moved;
+    }
+
+    private static boolean samePort(JsonObject a, JsonObject b) {
+        String an = Json.string(a, "name");
+        String bn = Json.string(b, "name");
+        if (an != null && !an.isEmpty() || bn != null && !bn.isEmpty()) {
+            return Objects.equals(an, bn);
+        }
+        return Objects.equals(a.get("port"), b.get("port"))
+                && Objects.equals(Objects.requireNonNullElse(Json.string(a, "protocol"), "TCP"),
+                Objects.requireNonNullElse(Json.string(b, "protocol"), "TCP"));
+    }
+
+    private static String portName(JsonObject port) {
+        String name = Json.string(port, "name");
+        return name != null && !name.isEmpty() ? name : String.valueOf(port.get("port"));
     }
 
     /**

@@ -12,6 +12,7 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -162,5 +163,88 @@ class FlowBackTest {
         assertEquals(tenant, got.observed());
         String phase = Json.string(got.desired(), "status", "phase");
         assertEquals(phase != null, got.message().contains("(phase " + phase + ")"), got.message());
+    }
+
+    private static JsonObject nodePortService(String namespace, String name, String type, String ports, String extra) {
+        return json("""
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"%s","namespace":"%s","uid":"u1"%s},
+                 "spec":{"type":"%s","clusterIP":"10.96.0.7","ports":%s}}""".formatted(name, namespace, extra, type,
+                ports));
+    }
+
+    static Stream<Arguments> nodePorts() {
+        String tenantPorts = "[{\"name\":\"http\",\"port\":80,\"nodePort\":30080},"
+                + "{\"name\":\"admin\",\"port\":81,\"nodePort\":30081}]";
+        return Stream.of(
+                Arguments.of("the same node ports: nothing to do",
+                        nodePortService("default", "web", "NodePort", tenantPorts, ""),
+                        nodePortService("team-dev", "web-x-default-x-dev", "NodePort", tenantPorts, ""), null, null),
+                Arguments.of("one taken on the host: the tenant takes the host's, matched by name",
+                        nodePortService("default", "web", "NodePort", tenantPorts, ""),
+                        nodePortService("team-dev", "web-x-default-x-dev", "NodePort", "[{\"name\":\"admin\","
+                                + "\"port\":81,\"nodePort\":30081},{\"name\":\"http\",\"port\":80,"
+                                + "\"nodePort\":31457}]", ""),
+                        "[31457, 30081]", "node port http 30080 -> 31457 of its host copy"),
+                Arguments.of("unnamed ports match by number and protocol",
+                        nodePortService("default", "web", "LoadBalancer", "[{\"port\":53,\"protocol\":\"UDP\","
+                                + "\"nodePort\":30053},{\"port\":53,\"protocol\":\"TCP\",\"nodePort\":30053}]",
+                                ""),
+                        nodePortService("team-dev", "web-x-default-x-dev", "LoadBalancer", "[{\"port\":53,"
+                                + "\"protocol\":\"TCP\",\"nodePort\":30999},{\"port\":53,\"protocol\":\"UDP\","
+                                + "\"nodePort\":30999}]", ""),
+                        "[30999, 30999]", "node ports 53 30053 -> 30999, 53 30053 -> 30999"),
+                Arguments.of("a tenant Service without node ports takes the host's",
+                        nodePortService("default", "web", "NodePort", "[{\"port\":80}]", ""),
+                        nodePortService("team-dev", "web-x-default-x-dev", "NodePort",
+                                "[{\"port\":80,\"protocol\":\"TCP\",\"nodePort\":31000}]", ""),
+                        "[31000]", "node port 80 none -> 31000"),
+                Arguments.of("a host copy without node ports (none allocated) gives none",
+                        nodePortService("default", "web", "LoadBalancer", tenantPorts, ""),
+                        nodePortService("team-dev", "web-x-default-x-dev", "LoadBalancer",
+                                "[{\"name\":\"http\",\"port\":80},{\"name\":\"admin\",\"port\":81}]", ""),
+                        null, null),
+                Arguments.of("a ClusterIP Service has none to take",
+                        nodePortService("default", "web", "ClusterIP", "[{\"port\":80}]", ""),
+                        nodePortService("team-dev", "web-x-default-x-dev", "NodePort",
+                                "[{\"port\":80,\"nodePort\":31000}]", ""), null, null),
+                Arguments.of("a tenant Service being deleted is left alone",
+                        nodePortService("default", "web", "NodePort", tenantPorts,
+                                ",\"deletionTimestamp\":\"2026-01-01T00:00:00Z\""),
+                        nodePortService("team-dev", "web-x-default-x-dev", "NodePort", "[{\"name\":\"http\","
+                                + "\"port\":80,\"nodePort\":31457}]", ""), null, null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nodePorts")
+    void aTenantNodePortServiceTakesTheNodePortsOfItsHostCopy(String name, JsonObject tenant, JsonObject host,
+                                                              String ports, String says) {
+        JsonObject before = tenant.deepCopy();
+        Optional<Decision> d = FlowBack.nodePorts("dev", tenant, host);
+
+        if (ports == null) {
+            assertTrue(d.isEmpty(), () -> d.toString());
+            return;
+        }
+        Decision got = d.orElseThrow();
+        assertEquals(Action.UPDATE, got.action());
+        assertEquals(Reasons.NODE_PORTS_FROM_HOST, got.reason());
+        assertEquals(new Decision.SourceRef("dev", "default", "web", "u1"), got.source());
+        assertEquals(ports, got.desired().getAsJsonObject("spec").getAsJsonArray("ports").asList().stream()
+                .map(p -> p.getAsJsonObject().get("nodePort").getAsInt()).toList().toString());
+        assertEquals(tenant, got.observed(), "the tenant Service as read: its resourceVersion guards the update");
+        assertEquals(before, tenant, "the tenant object as read is untouched");
+        assertTrue(got.message().contains(says), got.message());
+    }
+
+    @Test
+    void aTenantServiceCreatedAgainForItsClusterIpTakesTheHostsNodePortsToo() {
+        JsonObject tenant = nodePortService("default", "web", "NodePort", "[{\"port\":80,\"nodePort\":30080}]", "");
+        Json.child(tenant, "spec").addProperty("clusterIP", "10.43.0.9");
+        JsonObject host = nodePortService("team-dev", "web-x-default-x-dev", "NodePort",
+                "[{\"port\":80,\"nodePort\":31457}]", "");
+        Decision d = FlowBack.clusterIp("dev", tenant, host).orElseThrow();
+        assertEquals("10.96.0.7", Json.string(d.desired(), "spec", "clusterIP"));
+        assertEquals(31457, d.desired().getAsJsonObject("spec").getAsJsonArray("ports").get(0).getAsJsonObject()
+                .get("nodePort").getAsInt());
     }
 }

@@ -11,15 +11,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The ClusterIP a Service create asks the host for, decided before the write and again after the host refused it.
- * Two writers ask for one: the provisioning, which re-creates a tenant's API or DNS Service with the address its
- * running Pods already use ({@link Kept}), and the sync, which gives a tenant Service's host copy the tenant's own
- * ClusterIP. Either may be refused (the address is taken, or outside the host's range); the create is then made again
- * without one and the host allocates it ({@link #allocatedByHost}). Pure: functions of the decision and what was read.
+ * The addresses a Service create asks the host for, decided before the write and again after the host refused them:
+ * its ClusterIP and its node ports. Two writers ask for a ClusterIP: the provisioning, which re-creates a tenant's API
+ * or DNS Service with the address its running Pods already use ({@link Kept}), and the sync, which gives a tenant
+ * Service's host copy the tenant's own ClusterIP; the sync also asks for the node ports the tenant API gave a NodePort
+ * or LoadBalancer Service. Either may be refused (taken on the host, or outside its range); the create is then made
+ * again without it and the host allocates it ({@link #clusterIpAllocatedByHost}, {@link #nodePortsAllocatedByHost}),
+ * and the tenant Service takes what the host chose ({@link FlowBack}). Pure: functions of the decision and what was
+ * read.
  */
-public final class ClusterIps {
+public final class ServiceAddresses {
 
-    private ClusterIps() {
+    private ServiceAddresses() {
     }
 
     /**
@@ -112,7 +115,7 @@ public final class ClusterIps {
      * True when the host refused, as invalid at {@code spec.clusterIP}, a Service create that asked for an address:
      * the one refusal a create without the address cures.
      */
-    public static boolean refused(Decision d, int code, String hostMessage) {
+    public static boolean clusterIpRefused(Decision d, int code, String hostMessage) {
         return d.action() == Action.CREATE && d.kind().equals("Service") && code == 422 && d.desired() != null
                 && Json.string(d.desired(), "spec", "clusterIP") != null
                 && !"None".equals(Json.string(d.desired(), "spec", "clusterIP"))
@@ -124,12 +127,55 @@ public final class ClusterIps {
      * message adds what was asked ({@code whose} ClusterIP), what the host said and, in {@code then}, what follows
      * for whoever used the address.
      */
-    public static Decision allocatedByHost(Decision refused, String hostMessage, String whose, String then) {
+    public static Decision clusterIpAllocatedByHost(Decision refused, String hostMessage, String whose,
+                                                    String then) {
         JsonObject desired = refused.desired().deepCopy();
         String asked = Json.string(desired, "spec", "clusterIP");
         Json.object(desired, "spec").remove("clusterIP");
         Json.object(desired, "spec").remove("clusterIPs");
         return refused.withMessage(refused.message() + "; the host refused " + whose + "ClusterIP " + asked + " ("
                 + hostMessage + "), so it allocates one" + then).withObjects(desired, refused.observed());
+    }
+
+    /**
+     * True when the host refused, as invalid at a {@code nodePort}, a Service create that asked for node ports: taken
+     * on the host by another Service, or outside the host's node port range.
+     */
+    public static boolean nodePortsRefused(Decision d, int code, String hostMessage) {
+        return d.action() == Action.CREATE && d.kind().equals("Service") && code == 422 && d.desired() != null
+                && !nodePorts(d.desired()).isEmpty() && hostMessage != null && hostMessage.contains(".nodePort");
+    }
+
+    /**
+     * The refused create again without node ports, so that the host allocates them; its message adds the ports asked
+     * for and what the host said.
+     */
+    public static Decision nodePortsAllocatedByHost(Decision refused, String hostMessage) {
+        JsonObject desired = refused.desired().deepCopy();
+        List<Integer> asked = nodePorts(desired);
+        JsonArray ports = Json.array(Json.object(desired, "spec"), "ports");
+        for (int i = 0; ports != null && i < ports.size(); i++) {
+            if (ports.get(i).isJsonObject()) {
+                ports.get(i).getAsJsonObject().remove("nodePort");
+            }
+        }
+        return refused.withMessage(refused.message() + "; the host refused the tenant's node port"
+                + (asked.size() == 1 ? " " : "s ") + asked.stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", ")) + " (" + hostMessage + "), so it allocates "
+                + (asked.size() == 1 ? "one" : "them") + " and the tenant Service takes "
+                + (asked.size() == 1 ? "it" : "them")).withObjects(desired, refused.observed());
+    }
+
+    /** The node ports a Service names, in the order of its ports. */
+    public static List<Integer> nodePorts(JsonObject service) {
+        List<Integer> out = new java.util.ArrayList<>();
+        JsonArray ports = Json.array(Json.object(service, "spec"), "ports");
+        for (int i = 0; ports != null && i < ports.size(); i++) {
+            var n = ports.get(i).isJsonObject() ? ports.get(i).getAsJsonObject().get("nodePort") : null;
+            if (n != null && n.isJsonPrimitive() && n.getAsJsonPrimitive().isNumber() && n.getAsInt() != 0) {
+                out.add(n.getAsInt());
+            }
+        }
+        return out;
     }
 }
