@@ -1153,7 +1153,8 @@ public final class Transformer {
             // As for the ClusterIP: the port a tenant user reads on the Service is the one the host's nodes listen
             // on; where the host has one taken, it allocates another and the tenant Service takes it.
             w.notes.add("requests the tenant Service's node " + (nodePorts.size() == 1 ? "port " : "ports ")
-                    + String.join(", ", nodePorts) + " on the host, so both sides share them");
+                    + String.join(", ", nodePorts) + " on the host, so both sides share "
+                    + (nodePorts.size() == 1 ? "it" : "them"));
         }
         JsonObject selector = Json.object(spec, "selector");
         if (selector != null && !selector.isEmpty()) {
