@@ -486,6 +486,7 @@ final class KindRules {
     private static boolean otherGroups(ResourceType t, JsonObject o, JsonObject old, List<ApiError.Cause> causes) {
         switch (t.group() + "/" + t.plural()) {
             case "networking.k8s.io/networkpolicies" -> NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
+            case "networking.k8s.io/ingresses" -> IngressSpecs.validate(o, old, causes);
             case "events.k8s.io/events" -> EventSpecs.validate(o, old, causes);
             case "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
                  "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings" -> {
