@@ -642,6 +642,20 @@ final class KindRules {
             return;
         }
         putIfAbsent(spec, "sessionAffinity", "None");
+        ServiceSpecs.defaults(spec);
+        if (oldSpec != null && !"ExternalName".equals(Json.str(oldSpec, "type")) && type.equals("ExternalName")) {
+            // dropTypeDependentFields: what the stored Service was given for its old type goes, when unchanged.
+            for (String f : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
+                if (Json.same(spec.get(f), oldSpec.get(f))) {
+                    spec.remove(f);
+                }
+            }
+        }
+        if (oldSpec != null && ServiceSpecs.needsHealthCheck(oldSpec) && !ServiceSpecs.needsHealthCheck(spec)
+                && Json.same(spec.get("healthCheckNodePort"), oldSpec.get("healthCheckNodePort"))) {
+            spec.remove("healthCheckNodePort");
+        }
+        ServiceSpecs.typeFields(spec, causes);
         JsonArray ports = Json.arr(spec, "ports");
         if (ports != null) {
             for (int i = 0; i < ports.size(); i++) {
@@ -671,9 +685,7 @@ final class KindRules {
         }
         servicePorts(spec, causes);
         if (type.equals("ExternalName")) {
-            if (Json.str(spec, "externalName") == null) {
-                causes.add(ApiError.Cause.required("spec.externalName"));
-            }
+            ServiceSpecs.rest(spec, oldSpec, causes);
             return;
         }
         String oldIp = Json.str(oldSpec, "clusterIP");
@@ -713,13 +725,19 @@ final class KindRules {
         }
         putIfAbsent(spec, "ipFamilyPolicy", "SingleStack");
         putIfAbsent(spec, "internalTrafficPolicy", "Cluster");
-        if (type.equals("NodePort") || type.equals("LoadBalancer")) {
+        JsonArray externalIps = Json.arr(spec, "externalIPs");
+        if (type.equals("NodePort") || type.equals("LoadBalancer")
+                || type.equals("ClusterIP") && externalIps != null && !externalIps.isEmpty()) {
+            // SetDefaults_Service: every externally reachable Service (ExternallyAccessible) gets Cluster.
             putIfAbsent(spec, "externalTrafficPolicy", "Cluster");
+        }
+        if (type.equals("NodePort") || type.equals("LoadBalancer")) {
             if (type.equals("LoadBalancer")) {
                 putIfAbsent(spec, "allocateLoadBalancerNodePorts", true);
             }
         }
         nodePorts(o, oldSpec, causes);
+        ServiceSpecs.rest(spec, oldSpec, causes);
     }
 
     private static boolean needsNodePorts(JsonObject spec) {

@@ -1,0 +1,183 @@
+package io.tenantplane.testkit;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The parts of {@code ValidateService} ({@code pkg/apis/core/validation/validation.go}) beyond ports, ClusterIPs and
+ * node ports (which {@code KindRules} checks as it allocates them), in upstream's order: the type-dependent fields (a
+ * NodePort or LoadBalancer Service is not headless; an ExternalName Service has no ClusterIPs, IP families or family
+ * policy, and a CNAME that is a DNS subdomain, a trailing dot allowed), the selector's labels, session affinity and
+ * its ClientIP timeout, load balancer source ranges and {@code allocateLoadBalancerNodePorts} only for a
+ * LoadBalancer, the external traffic policy only for externally reachable Services, the health-check node port only
+ * for a LoadBalancer with {@code externalTrafficPolicy: Local} (and unchanged on update,
+ * {@code validateServiceExternalTrafficFieldsUpdate}), and the internal traffic policy; with {@code SetDefaults_Service}'s
+ * ClientIP timeout of 10800 s.
+ */
+final class ServiceSpecs {
+
+    /** {@code core.MaxClientIPServiceAffinitySeconds}. */
+    private static final int MAX_AFFINITY_SECONDS = 86400;
+    private static final String CIDR_EXAMPLE = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+
+    private ServiceSpecs() {
+    }
+
+    /** {@code SetDefaults_Service}: a ClientIP affinity's timeout, 10800 s where unset. */
+    static void defaults(JsonObject spec) {
+        if ("ClientIP".equals(Json.str(spec, "sessionAffinity"))) {
+            JsonObject clientIp = Json.child(Json.child(spec, "sessionAffinityConfig"), "clientIP");
+            if (!clientIp.has("timeoutSeconds") || clientIp.get("timeoutSeconds").isJsonNull()) {
+                clientIp.addProperty("timeoutSeconds", 10800);
+            }
+        }
+    }
+
+    /** The type-dependent checks, which come first upstream (after the ports' presence). */
+    static void typeFields(JsonObject spec, List<ApiError.Cause> causes) {
+        String type = Json.str(spec, "type");
+        if (("NodePort".equals(type) || "LoadBalancer".equals(type)) && "None".equals(Json.str(spec, "clusterIP"))) {
+            causes.add(ApiError.Cause.invalid("spec.clusterIPs[0]", "\"None\"", "may not be set to 'None' for "
+                    + type + " services"));
+        }
+        if (!"ExternalName".equals(type)) {
+            return;
+        }
+        JsonArray ips = Json.arr(spec, "clusterIPs");
+        String ip = Json.str(spec, "clusterIP");
+        if (ips != null && !ips.isEmpty() || ip != null && !ip.isEmpty()) {
+            causes.add(ApiError.Cause.forbidden("spec.clusterIPs", "may not be set for ExternalName services"));
+        }
+        JsonArray families = Json.arr(spec, "ipFamilies");
+        if (families != null && !families.isEmpty()) {
+            causes.add(ApiError.Cause.forbidden("spec.ipFamilies", "may not be set for ExternalName services"));
+        }
+        if (spec.has("ipFamilyPolicy") && !spec.get("ipFamilyPolicy").isJsonNull()) {
+            causes.add(ApiError.Cause.forbidden("spec.ipFamilyPolicy", "may not be set for ExternalName services"));
+        }
+        String name = Json.str(spec, "externalName");
+        String cname = name == null ? "" : name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
+        if (cname.isEmpty()) {
+            causes.add(ApiError.Cause.required("spec.externalName"));
+        } else {
+            String problem = Validation.nameProblem(cname, Validation.NameRule.DNS1123_SUBDOMAIN);
+            if (problem != null) {
+                causes.add(ApiError.Cause.invalid("spec.externalName", Validation.quote(cname), problem));
+            }
+        }
+    }
+
+    /** The checks that follow the ports upstream. */
+    static void rest(JsonObject spec, JsonObject oldSpec, List<ApiError.Cause> causes) {
+        JsonObject selector = Json.obj(spec, "selector");
+        if (selector != null) {
+            for (Map.Entry<String, JsonElement> e : selector.entrySet()) {
+                Validation.qualifiedName(e.getKey(), "spec.selector", causes);
+                if (e.getValue().isJsonPrimitive()) {
+                    Validation.labelValue(e.getValue().getAsString(), "spec.selector", causes);
+                }
+            }
+        }
+        String affinity = Json.str(spec, "sessionAffinity");
+        if (affinity == null || affinity.isEmpty()) {
+            causes.add(ApiError.Cause.required("spec.sessionAffinity"));
+        } else if (!affinity.equals("ClientIP") && !affinity.equals("None")) {
+            causes.add(ApiError.Cause.notSupported("spec.sessionAffinity", Validation.quote(affinity),
+                    List.of("ClientIP", "None")));
+        }
+        JsonObject config = Json.obj(spec, "sessionAffinityConfig");
+        if ("ClientIP".equals(affinity)) {
+            clientIpAffinity(config, causes);
+        } else if ("None".equals(affinity) && config != null) {
+            causes.add(ApiError.Cause.forbidden("spec.sessionAffinityConfig",
+                    "must not be set when session affinity is None"));
+        }
+        String type = Json.str(spec, "type");
+        JsonArray ranges = Json.arr(spec, "loadBalancerSourceRanges");
+        if (ranges != null && !ranges.isEmpty()) {
+            // Upstream names this field with a capital L.
+            if (!"LoadBalancer".equals(type)) {
+                causes.add(ApiError.Cause.forbidden("spec.LoadBalancerSourceRanges",
+                        "may only be used when `type` is 'LoadBalancer'"));
+            }
+            for (int i = 0; i < ranges.size(); i++) {
+                String value = ranges.get(i).isJsonPrimitive() ? ranges.get(i).getAsString().strip() : "";
+                if (!NetAddresses.isCidr(value)) {
+                    causes.add(ApiError.Cause.invalid("spec.LoadBalancerSourceRanges[" + i + "]",
+                            Validation.quote(value), CIDR_EXAMPLE));
+                }
+            }
+        }
+        if (spec.has("allocateLoadBalancerNodePorts") && !spec.get("allocateLoadBalancerNodePorts").isJsonNull()
+                && !"LoadBalancer".equals(type)) {
+            causes.add(ApiError.Cause.forbidden("spec.allocateLoadBalancerNodePorts",
+                    "may only be used when `type` is 'LoadBalancer'"));
+        }
+        String external = Json.str(spec, "externalTrafficPolicy");
+        JsonArray externalIps = Json.arr(spec, "externalIPs");
+        boolean reachable = "LoadBalancer".equals(type) || "NodePort".equals(type)
+                || "ClusterIP".equals(type) && externalIps != null && !externalIps.isEmpty();
+        if (!reachable) {
+            if (external != null && !external.isEmpty()) {
+                causes.add(ApiError.Cause.invalid("spec.externalTrafficPolicy", Validation.quote(external),
+                        "may only be set for externally-accessible services"));
+            }
+        } else if (external == null || external.isEmpty()) {
+            causes.add(ApiError.Cause.required("spec.externalTrafficPolicy"));
+        } else if (!external.equals("Cluster") && !external.equals("Local")) {
+            causes.add(ApiError.Cause.notSupported("spec.externalTrafficPolicy", Validation.quote(external),
+                    List.of("Cluster", "Local")));
+        }
+        int health = healthCheckNodePort(spec);
+        if (!needsHealthCheck(spec)) {
+            if (health != 0) {
+                causes.add(ApiError.Cause.invalid("spec.healthCheckNodePort", String.valueOf(health),
+                        "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+            }
+        } else if (oldSpec != null && needsHealthCheck(oldSpec) && health != healthCheckNodePort(oldSpec)) {
+            causes.add(ApiError.Cause.forbidden("spec.healthCheckNodePort", "field is immutable"));
+        }
+        String internal = Json.str(spec, "internalTrafficPolicy");
+        if (internal != null && !internal.equals("Cluster") && !internal.equals("Local")) {
+            causes.add(ApiError.Cause.notSupported("spec.internalTrafficPolicy", Validation.quote(internal),
+                    List.of("Cluster", "Local")));
+        }
+    }
+
+    /** {@code validateClientIPAffinityConfig}, {@code validateAffinityTimeout}. */
+    private static void clientIpAffinity(JsonObject config, List<ApiError.Cause> causes) {
+        String when = "when session affinity type is ClientIP";
+        if (config == null) {
+            causes.add(ApiError.Cause.required("spec.sessionAffinityConfig", when));
+            return;
+        }
+        JsonObject clientIp = Json.obj(config, "clientIP");
+        if (clientIp == null) {
+            causes.add(ApiError.Cause.required("spec.sessionAffinityConfig.clientIP", when));
+            return;
+        }
+        JsonElement timeout = clientIp.get("timeoutSeconds");
+        if (timeout == null || timeout.isJsonNull()) {
+            causes.add(ApiError.Cause.required("spec.sessionAffinityConfig.clientIP.timeoutSeconds", when));
+            return;
+        }
+        long t = timeout.getAsLong();
+        if (t <= 0 || t > MAX_AFFINITY_SECONDS) {
+            causes.add(ApiError.Cause.invalid("spec.sessionAffinityConfig.clientIP.timeoutSeconds",
+                    String.valueOf(t), "must be greater than 0 and less than " + MAX_AFFINITY_SECONDS));
+        }
+    }
+
+    /** {@code apiservice.NeedsHealthCheck}: a LoadBalancer with {@code externalTrafficPolicy: Local}. */
+    static boolean needsHealthCheck(JsonObject spec) {
+        return "LoadBalancer".equals(Json.str(spec, "type")) && "Local".equals(Json.str(spec, "externalTrafficPolicy"));
+    }
+
+    private static int healthCheckNodePort(JsonObject spec) {
+        JsonElement h = spec == null ? null : spec.get("healthCheckNodePort");
+        return h != null && h.isJsonPrimitive() && h.getAsJsonPrimitive().isNumber() ? h.getAsInt() : 0;
+    }
+}
