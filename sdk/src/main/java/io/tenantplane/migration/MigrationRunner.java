@@ -11,7 +11,6 @@ import io.tenantplane.apply.internal.TokenRequests;
 import io.tenantplane.apply.internal.TokenSecrets;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
-import io.tenantplane.model.Condition;
 import io.tenantplane.model.Conditions;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.Parsed;
@@ -35,8 +34,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * Executes a tenant's migration against the host and the tenant API, one step at a time, through the
@@ -143,8 +142,8 @@ public final class MigrationRunner {
             }
             if (plan.rejected()) {
                 Rejection r = plan.rejection();
-                writeStatus(exec, l, status -> conditions(status,
-                        List.of(TenantStatus.migrationRejected(r.reason(), r.field(), r.message(), generation(l)))));
+                writeStatus(exec, l, status -> TenantStatus.with(status,
+                        TenantStatus.migrationRejected(r.reason(), r.field(), r.message(), generation(l)), clock));
                 return new MigrationProgress.Rejected(r, exec.outcomes());
             }
             if (plan.reversal() != null && announced.add(plan.reversal().reason())) {
@@ -200,12 +199,8 @@ public final class MigrationRunner {
             Optional<Step> next = step.step().next();
             if (next.isEmpty()) {
                 Loaded fresh = reload(l, tenant, tenantClient);
-                boolean ok = writeStatus(exec, fresh, status -> {
-                    status.remove(MigrationState.STATUS_FIELD);
-                    status.addProperty("phase", TenantCluster.Phase.READY.value());
-                    conditions(status, TenantStatus.migrationComplete(plan.tenant(), plan.from(), plan.to(),
-                            generation(fresh)));
-                });
+                boolean ok = writeStatus(exec, fresh, status -> TenantStatus.migrationCompleted(status,
+                        plan.tenant(), plan.from(), plan.to(), generation(fresh), clock));
                 if (!ok) {
                     return new MigrationProgress.Failed(current, "WriteFailed", "the final status could not be "
                             + "written", exec.outcomes());
@@ -279,38 +274,26 @@ public final class MigrationRunner {
 
     /** Records the state and the Migrating condition; false when the status write failed. */
     private boolean record(Execution exec, Loaded l, MigrationState state, String reason, String message) {
-        return writeStatus(exec, l, status -> {
-            status.add(MigrationState.STATUS_FIELD, state.toJson());
-            status.addProperty("phase", TenantCluster.Phase.MIGRATING.value());
-            conditions(status, TenantStatus.migrationStep(l.cluster.tenant(), state.to(), reason, message,
-                    generation(l)));
-        });
+        return writeStatus(exec, l, status -> TenantStatus.migrationRecorded(status, state.toStatus(),
+                l.cluster.tenant(), reason, message, generation(l), clock));
     }
 
     /**
-     * Writes the status {@code edit} makes of the current one through the applier's one status writer (re-read and
-     * edited again on a conflict), reports the write as a decision, and follows it in {@code l.json}.
+     * Writes the status {@code next} makes of the current one through the applier's one status writer (re-read and
+     * made again on a conflict), reports the write as a decision, and follows it in {@code l.json}.
      */
-    private boolean writeStatus(Execution exec, Loaded l, Consumer<JsonObject> edit) {
+    private boolean writeStatus(Execution exec, Loaded l, UnaryOperator<TenantCluster.Status> next) {
         Outcome o = exec.statusWritten(hostApplier.writeStatus(TENANT_CLUSTERS, l.cluster.namespace(),
                 l.cluster.tenant(), l.json, Reasons.MIGRATION_PROGRESS,
                 "status of the migration of tenant " + l.cluster.tenant(), status -> {
-                    JsonObject next = status == null ? new JsonObject() : status;
-                    edit.accept(next);
-                    return next;
+                    TenantCluster.Status now = status == null ? null
+                            : Json.gson().fromJson(status, TenantCluster.Status.class);
+                    return Json.gson().toJsonTree(next.apply(now)).getAsJsonObject();
                 }));
         if (o instanceof Outcome.Applied a && a.result() != null) {
             l.json = a.result();
         }
         return !(o instanceof Outcome.Failed);
-    }
-
-    /** Merges {@code desired} into the conditions of {@code status} (as it is now, re-read on a conflict). */
-    private void conditions(JsonObject status, List<Condition> desired) {
-        TenantCluster.Status now = Json.gson().fromJson(status, TenantCluster.Status.class);
-        List<Condition> current = now == null || now.conditions() == null ? List.of() : now.conditions();
-        List<Condition> merged = Conditions.merge(current, desired, clock);
-        status.add("conditions", Json.gson().toJsonTree(merged));
     }
 
     private static Long generation(Loaded l) {

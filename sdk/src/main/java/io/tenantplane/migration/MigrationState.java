@@ -66,6 +66,12 @@ public record MigrationState(Mode from, Mode to, Step step, String startedAt) {
         return o;
     }
 
+    /** This state as the TenantCluster's typed {@code status.migration}. */
+    public io.tenantplane.model.TenantCluster.Migration toStatus() {
+        return new io.tenantplane.model.TenantCluster.Migration(from, to,
+                io.tenantplane.model.TenantCluster.MigrationStep.valueOf(step.name()), startedAt);
+    }
+
     /** This state at another step. */
     public MigrationState at(Step next) {
         return new MigrationState(from, to, next, startedAt);

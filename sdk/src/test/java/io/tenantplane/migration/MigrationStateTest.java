@@ -46,6 +46,10 @@ class MigrationStateTest {
                 TenantCluster.MigrationStep.SWITCH_BOUNDARY, "2025-01-31T12:00:00Z"), parsed.status().migration());
         assertEquals(s.toJson(), parsed.toJson().getAsJsonObject("status").get(MigrationState.STATUS_FIELD),
                 "a status written back from the record keeps the migration as the runner wrote it");
+        for (Step step : Step.values()) {
+            assertEquals(step.display(), s.at(step).toStatus().step().value(), "the typed state the runner records");
+        }
+        assertEquals(parsed.status().migration(), s.toStatus());
     }
 
     @Test

@@ -373,6 +373,33 @@ public final class TenantStatus {
                         + " runs in " + to.value() + " mode", generation));
     }
 
+    /**
+     * The status while a migration step runs, as recorded before the step writes anything: phase {@code Migrating},
+     * {@code status.migration} at the step, the step's {@link #migrationStep} conditions; mode, host namespace and
+     * the rest as they are (a migration switches them itself, last).
+     */
+    public static TenantCluster.Status migrationRecorded(TenantCluster.Status current, TenantCluster.Migration state,
+                                                         String tenant, String step, String message,
+                                                         Long generation, Clock clock) {
+        TenantCluster.Status s = orEmpty(current);
+        return new TenantCluster.Status(TenantCluster.Phase.MIGRATING, s.observedGeneration(),
+                Conditions.merge(s.conditions(), migrationStep(tenant, state.to(), step, message, generation), clock),
+                s.hostNamespace(), s.kubeconfigSecretRef(), s.mode(), state);
+    }
+
+    /**
+     * The status of a completed migration: {@code status.migration} gone, phase {@code Ready}, the
+     * {@link #migrationComplete} conditions.
+     */
+    public static TenantCluster.Status migrationCompleted(TenantCluster.Status current, String tenant,
+                                                          TenantCluster.Mode from, TenantCluster.Mode to,
+                                                          Long generation, Clock clock) {
+        TenantCluster.Status s = orEmpty(current);
+        return new TenantCluster.Status(TenantCluster.Phase.READY, s.observedGeneration(),
+                Conditions.merge(s.conditions(), migrationComplete(tenant, from, to, generation), clock),
+                s.hostNamespace(), s.kubeconfigSecretRef(), s.mode(), null);
+    }
+
     private static TenantCluster.Status orEmpty(TenantCluster.Status current) {
         return current == null ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
     }

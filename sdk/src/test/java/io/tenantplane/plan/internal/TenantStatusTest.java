@@ -234,6 +234,45 @@ class TenantStatusTest {
                         "a PersistentVolumeClaim is in the way", 5L)));
     }
 
+    @Test
+    void aRecordedStepIsMigratingAtItsStepAndACompletedMigrationIsReadyWithoutOne() {
+        TenantCluster.Status provisioned = new TenantCluster.Status(TenantCluster.Phase.READY, 3L,
+                List.of(Condition.of(Condition.READY, Condition.Status.TRUE, "TenantReady", "ready", 3L)
+                        .withLastTransitionTime("2026-05-01T00:00:00Z")),
+                "team-dev", new TenantCluster.SecretKeyRef("dev-kubeconfig", "team-dev", "config"),
+                TenantCluster.Mode.SHARED);
+        TenantCluster.Migration at = new TenantCluster.Migration(TenantCluster.Mode.SHARED,
+                TenantCluster.Mode.DEDICATED, TenantCluster.MigrationStep.MOVE_WORKLOADS, "2026-06-01T11:00:00Z");
+
+        TenantCluster.Status recorded = TenantStatus.migrationRecorded(provisioned, at, "dev", "MoveWorkloads",
+                "step 2 of 4 (shared -> dedicated): copies", 4L, CLOCK);
+        assertEquals(TenantCluster.Phase.MIGRATING, recorded.phase());
+        assertEquals(at, recorded.migration());
+        assertEquals(TenantCluster.Mode.SHARED, recorded.mode(), "the mode switches last, in the migration itself");
+        assertEquals("team-dev", recorded.hostNamespace());
+        assertEquals(provisioned.kubeconfigSecretRef(), recorded.kubeconfigSecretRef());
+        assertEquals(List.of("Migrating True MoveWorkloads step 2 of 4 (shared -> dedicated): copies",
+                "Ready False Migrating tenant dev is moving to dedicated mode: MoveWorkloads"),
+                recorded.conditions().stream().map(c -> c.type() + " " + said(c)).toList());
+        assertEquals("2026-06-01T12:00:00Z", recorded.conditions().stream().filter(c -> c.type()
+                .equals(Condition.READY)).findFirst().orElseThrow().lastTransitionTime(), "Ready changed now");
+
+        TenantCluster.Status done = TenantStatus.migrationCompleted(recorded, "dev", TenantCluster.Mode.SHARED,
+                TenantCluster.Mode.DEDICATED, 4L, CLOCK);
+        assertEquals(TenantCluster.Phase.READY, done.phase());
+        assertNull(done.migration(), "status.migration is removed");
+        assertEquals(List.of("Migrating False MigrationComplete moved from shared to dedicated mode",
+                "Ready True MigrationComplete tenant dev runs in dedicated mode"),
+                done.conditions().stream().map(c -> c.type() + " " + said(c)).toList());
+
+        TenantCluster.Status refused = TenantStatus.with(provisioned, TenantStatus.migrationRejected(
+                "MigrationBlocked", "spec.mode", "a PersistentVolumeClaim is in the way", 4L), CLOCK);
+        assertEquals(TenantCluster.Phase.READY, refused.phase(), "a refused migration changes nothing else");
+        assertNull(refused.migration());
+        assertTrue(refused.conditions().stream().anyMatch(c -> c.type().equals(Condition.MIGRATING)
+                && c.status() == Condition.Status.FALSE && c.reason().equals("MigrationBlocked")));
+    }
+
     // ------------------------------------------------------------ the conditions, from tables of writes
 
     static Stream<Arguments> syncedRows() {
