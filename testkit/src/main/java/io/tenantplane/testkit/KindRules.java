@@ -487,6 +487,7 @@ final class KindRules {
         switch (t.group() + "/" + t.plural()) {
             case "networking.k8s.io/networkpolicies" -> NetworkPolicySpecs.validate(Json.child(o, "spec"), causes);
             case "networking.k8s.io/ingresses" -> IngressSpecs.validate(o, old, causes);
+            case "policy/poddisruptionbudgets" -> WorkloadSpecs.disruptionBudget(Json.obj(o, "spec"), causes);
             case "events.k8s.io/events" -> EventSpecs.validate(o, old, causes);
             case "rbac.authorization.k8s.io/roles", "rbac.authorization.k8s.io/clusterroles",
                  "rbac.authorization.k8s.io/rolebindings", "rbac.authorization.k8s.io/clusterrolebindings" -> {

@@ -217,6 +217,37 @@ final class WorkloadSpecs {
     }
 
     /**
+     * {@code ValidatePodDisruptionBudgetSpec} ({@code pkg/apis/policy/validation/validation.go}): not both
+     * {@code minAvailable} and {@code maxUnavailable}, each a count or percent of at most 100%, a valid selector, an
+     * unhealthy pod eviction policy upstream knows.
+     */
+    static void disruptionBudget(JsonObject spec, List<ApiError.Cause> causes) {
+        JsonObject s = spec == null ? new JsonObject() : spec;
+        JsonElement min = s.get("minAvailable");
+        JsonElement max = s.get("maxUnavailable");
+        boolean hasMin = min != null && !min.isJsonNull();
+        boolean hasMax = max != null && !max.isJsonNull();
+        if (hasMin && hasMax) {
+            causes.add(ApiError.Cause.invalid("spec", "policy.PodDisruptionBudgetSpec{...}",
+                    "minAvailable and maxUnavailable cannot be both set"));
+        }
+        if (hasMin) {
+            positiveIntOrPercent(min, "spec.minAvailable", causes);
+            notMoreThan100Percent(min, "spec.minAvailable", causes);
+        }
+        if (hasMax) {
+            positiveIntOrPercent(max, "spec.maxUnavailable", causes);
+            notMoreThan100Percent(max, "spec.maxUnavailable", causes);
+        }
+        NetworkPolicySpecs.labelSelector(Json.obj(s, "selector"), "spec.selector", causes);
+        String policy = Json.str(s, "unhealthyPodEvictionPolicy");
+        if (policy != null && !policy.equals("IfHealthyBudget") && !policy.equals("AlwaysAllow")) {
+            causes.add(ApiError.Cause.notSupported("spec.unhealthyPodEvictionPolicy", Validation.quote(policy),
+                    List.of("AlwaysAllow", "IfHealthyBudget")));
+        }
+    }
+
+    /**
      * The selector of a StatefulSet, Deployment or ReplicaSet: required, valid, not empty; true when it parses
      * ({@code LabelSelectorAsSelector}), so that the template is checked against it. A selector that does not parse
      * is reported once more at {@code spec.selector} with {@code parseDetail}.
