@@ -26,9 +26,9 @@ import io.tenantplane.plan.HostMirrors;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
-import io.tenantplane.plan.internal.ServiceAddresses;
 import io.tenantplane.plan.internal.FlowBack;
 import io.tenantplane.plan.internal.PodLifecycle;
+import io.tenantplane.plan.internal.ServiceAddresses;
 import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
@@ -218,7 +218,6 @@ final class Converger {
         return new SyncPolicy(SyncPolicy.API_VERSION, SyncPolicy.KIND, policy.metadata(),
                 new SyncPolicy.Spec(List.of()), null);
     }
-
 
     /** The objects one full pass reads ({@link Pass#read}). */
     private record Reads(List<JsonObject> tenantObjects, List<JsonObject> hostObjects, List<JsonObject> crds,

@@ -155,7 +155,7 @@ public final class Applier {
      * the write is retried unless the status already is the desired one.
      */
     public Outcome applyStatus(Decision decision) {
-        return writeSubresource(decision, "status", body -> {
+        return writeObserved(decision, "status", body -> {
             body.remove("status");
             if (decision.desired().has("status")) {
                 body.add("status", decision.desired().get("status").deepCopy());
@@ -172,7 +172,7 @@ public final class Applier {
     private Outcome addEphemeralContainers(Decision decision) {
         JsonElement wanted = Json.object(decision.desired(), "spec") == null ? null
                 : decision.desired().getAsJsonObject("spec").get("ephemeralContainers");
-        return writeSubresource(decision, "ephemeralcontainers", body -> {
+        return writeObserved(decision, "ephemeralcontainers", body -> {
             if (wanted != null) {
                 Json.child(body, "spec").add("ephemeralContainers", wanted.deepCopy());
             }
@@ -197,14 +197,9 @@ public final class Applier {
         }, fresh -> again.apply(fresh) == null);
     }
 
-    private Outcome writeSubresource(Decision decision, String subresource,
-                                     java.util.function.Consumer<JsonObject> edit,
-                                     java.util.function.Predicate<JsonObject> done) {
-        return writeObserved(decision, subresource, edit, done);
-    }
-
     /**
-     * Writes a subresource of {@code decision.observed()}: a PUT of the object as read, as {@code edit} changes it,
+     * Writes {@code decision.observed()} (a {@code subresource} of it, or the object itself when null): a PUT of the
+     * object as read, as {@code edit} changes it,
      * with its {@code resourceVersion} as the precondition; on a conflict the object is re-read and the write retried
      * (edited again from the fresh object) unless {@code done} says the fresh object already is as wanted.
      */

@@ -770,7 +770,7 @@ final class KindRules {
         }
         if (oldSpec != null && needsNodePorts(oldSpec) && needsNodePorts(spec)) {
             for (JsonObject port : list) {
-                if (nodePort(port) == 0) {
+                if (NodePorts.of(port) == 0) {
                     Integer previous = previousNodePort(oldSpec, port);
                     if (previous != null) {
                         port.addProperty("nodePort", previous);
@@ -780,14 +780,14 @@ final class KindRules {
         }
         String type = Json.str(spec, "type");
         for (int i = 0; "ClusterIP".equals(type) && i < list.size(); i++) {
-            if (nodePort(list.get(i)) != 0) {
+            if (NodePorts.of(list.get(i)) != 0) {
                 causes.add(ApiError.Cause.forbidden("spec.ports[" + i + "].nodePort",
                         "may not be used when `type` is 'ClusterIP'"));
             }
         }
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < list.size(); i++) {
-            int n = nodePort(list.get(i));
+            int n = NodePorts.of(list.get(i));
             if (n != 0 && !seen.add(Json.str(list.get(i), "protocol") + "/" + n)) {
                 causes.add(ApiError.Cause.duplicate("spec.ports[" + i + "].nodePort", String.valueOf(n)));
             }
@@ -803,7 +803,7 @@ final class KindRules {
         Map<Integer, Integer> byPort = new HashMap<>();
         for (int i = 0; i < list.size(); i++) {
             JsonObject port = list.get(i);
-            int n = nodePort(port);
+            int n = NodePorts.of(port);
             if (n == 0 && !allocate) {
                 continue;
             }
@@ -815,8 +815,8 @@ final class KindRules {
                 for (JsonObject other : list) {
                     JsonElement otherNumber = other.get("port");
                     if (otherNumber != null && otherNumber.isJsonPrimitive() && otherNumber.getAsInt() == servicePort
-                            && nodePort(other) != 0) {
-                        n = nodePort(other);
+                            && NodePorts.of(other) != 0) {
+                        n = NodePorts.of(other);
                         break;
                     }
                 }
@@ -837,7 +837,7 @@ final class KindRules {
             port.addProperty("nodePort", n);
             byPort.putIfAbsent(servicePort, n);
         }
-        boolean local = "LoadBalancer".equals(type) && "Local".equals(Json.str(spec, "externalTrafficPolicy"));
+        boolean local = ServiceSpecs.needsHealthCheck(spec);
         JsonElement health = spec.get("healthCheckNodePort");
         int requested = health != null && health.isJsonPrimitive() ? health.getAsInt() : 0;
         if (local && requested == 0) {
@@ -853,14 +853,9 @@ final class KindRules {
         }
     }
 
-    private static int nodePort(JsonObject port) {
-        JsonElement n = port.get("nodePort");
-        return n != null && n.isJsonPrimitive() && n.getAsJsonPrimitive().isNumber() ? n.getAsInt() : 0;
-    }
-
     private static List<Integer> nodePortList(List<JsonObject> ports) {
         List<Integer> out = new ArrayList<>();
-        ports.forEach(p -> out.add(nodePort(p)));
+        ports.forEach(p -> out.add(NodePorts.of(p)));
         return out;
     }
 
@@ -880,8 +875,8 @@ final class KindRules {
         for (JsonElement p : oldPorts) {
             JsonObject o = p.getAsJsonObject();
             if (Json.same(o.get("port"), port.get("port")) && Json.same(o.get("protocol"), port.get("protocol"))
-                    && nodePort(o) != 0) {
-                return nodePort(o);
+                    && NodePorts.of(o) != 0) {
+                return NodePorts.of(o);
             }
         }
         return null;

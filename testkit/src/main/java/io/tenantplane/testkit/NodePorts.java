@@ -68,15 +68,21 @@ final class NodePorts {
         }
     }
 
+    /** A service port's {@code nodePort}, 0 when it names none. */
+    static int of(JsonObject port) {
+        JsonElement n = port.get("nodePort");
+        return n != null && n.isJsonPrimitive() && n.getAsJsonPrimitive().isNumber() ? n.getAsInt() : 0;
+    }
+
     /** The node ports and health-check node port a Service holds. */
     static List<Integer> held(JsonObject service) {
         List<Integer> out = new ArrayList<>();
         JsonObject spec = Json.obj(service, "spec");
         JsonArray ports = Json.arr(spec, "ports");
         for (JsonElement p : ports == null ? new JsonArray() : ports) {
-            JsonElement n = p.isJsonObject() ? p.getAsJsonObject().get("nodePort") : null;
-            if (n != null && n.isJsonPrimitive() && n.getAsJsonPrimitive().isNumber() && n.getAsInt() != 0) {
-                out.add(n.getAsInt());
+            int n = p.isJsonObject() ? of(p.getAsJsonObject()) : 0;
+            if (n != 0) {
+                out.add(n);
             }
         }
         JsonElement health = spec == null ? null : spec.get("healthCheckNodePort");
