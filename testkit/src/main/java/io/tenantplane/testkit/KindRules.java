@@ -644,18 +644,7 @@ final class KindRules {
         }
         putIfAbsent(spec, "sessionAffinity", "None");
         ServiceSpecs.defaults(spec);
-        if (oldSpec != null && !"ExternalName".equals(Json.str(oldSpec, "type")) && type.equals("ExternalName")) {
-            // dropTypeDependentFields: what the stored Service was given for its old type goes, when unchanged.
-            for (String f : List.of("clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy")) {
-                if (Json.same(spec.get(f), oldSpec.get(f))) {
-                    spec.remove(f);
-                }
-            }
-        }
-        if (oldSpec != null && ServiceSpecs.needsHealthCheck(oldSpec) && !ServiceSpecs.needsHealthCheck(spec)
-                && Json.same(spec.get("healthCheckNodePort"), oldSpec.get("healthCheckNodePort"))) {
-            spec.remove("healthCheckNodePort");
-        }
+        ServiceSpecs.dropTypeDependentFields(spec, oldSpec);
         ServiceSpecs.typeFields(spec, causes);
         JsonArray ports = Json.arr(spec, "ports");
         if (ports != null) {
@@ -741,17 +730,12 @@ final class KindRules {
         ServiceSpecs.rest(spec, oldSpec, causes);
     }
 
-    private static boolean needsNodePorts(JsonObject spec) {
-        String type = Json.str(spec, "type");
-        return "NodePort".equals(type) || "LoadBalancer".equals(type);
-    }
-
     /**
      * A Service's node ports ({@code pkg/registry/core/service/storage/storage.go} and {@code alloc.go}): on an
-     * update that leaves NodePort or LoadBalancer for a type without node ports, the unchanged node ports are cleared
-     * ({@code dropTypeDependentFields}), and unset ones of a Service that keeps them are taken from the stored one
-     * ({@code patchAllocatedValues}); then {@code ValidateService}'s checks (none with {@code type: ClusterIP}, no two
-     * alike per protocol), and the allocation: each requested port in range and free, the others drawn, one node
+     * update, unset ones of a Service that keeps them are taken from the stored one ({@code patchAllocatedValues};
+     * those of a type without node ports were cleared by {@link ServiceSpecs#dropTypeDependentFields}); then
+     * {@code ValidateService}'s checks (none with {@code type: ClusterIP}, no two alike per protocol), and the
+     * allocation: each requested port in range and free, the others drawn, one node
      * port per service port number ({@code initNodePorts}, {@code updateNodePorts}), none for a LoadBalancer with
      * {@code allocateLoadBalancerNodePorts: false} but those it asks for; a LoadBalancer with
      * {@code externalTrafficPolicy: Local} also gets a {@code healthCheckNodePort} ({@code allocHealthCheckNodePort}).
@@ -764,11 +748,7 @@ final class KindRules {
         }
         List<JsonObject> list = new ArrayList<>();
         ports.forEach(p -> list.add(p.isJsonObject() ? p.getAsJsonObject() : new JsonObject()));
-        if (oldSpec != null && needsNodePorts(oldSpec) && !needsNodePorts(spec)
-                && nodePortList(list).equals(nodePortList(objects(Json.arr(oldSpec, "ports"))))) {
-            list.forEach(p -> p.remove("nodePort"));
-        }
-        if (oldSpec != null && needsNodePorts(oldSpec) && needsNodePorts(spec)) {
+        if (oldSpec != null && ServiceSpecs.needsNodePorts(oldSpec) && ServiceSpecs.needsNodePorts(spec)) {
             for (JsonObject port : list) {
                 if (NodePorts.of(port) == 0) {
                     Integer previous = previousNodePort(oldSpec, port);
@@ -798,7 +778,7 @@ final class KindRules {
         boolean allocate = "NodePort".equals(type) || "LoadBalancer".equals(type)
                 && (!spec.has("allocateLoadBalancerNodePorts") || Json.bool(spec, "allocateLoadBalancerNodePorts"));
         String owner = ServiceIps.key(o);
-        List<Integer> before = oldSpec == null ? List.of() : nodePortList(objects(Json.arr(oldSpec, "ports")));
+        List<Integer> before = oldSpec == null ? List.of() : NodePorts.ofPorts(oldSpec);
         List<Integer> taken = new ArrayList<>();
         Map<Integer, Integer> byPort = new HashMap<>();
         for (int i = 0; i < list.size(); i++) {
@@ -851,20 +831,6 @@ final class KindRules {
                 causes.add(ApiError.Cause.invalid("spec.healthCheckNodePort", String.valueOf(requested), problem));
             }
         }
-    }
-
-    private static List<Integer> nodePortList(List<JsonObject> ports) {
-        List<Integer> out = new ArrayList<>();
-        ports.forEach(p -> out.add(NodePorts.of(p)));
-        return out;
-    }
-
-    private static List<JsonObject> objects(JsonArray array) {
-        List<JsonObject> out = new ArrayList<>();
-        if (array != null) {
-            array.forEach(e -> out.add(e.isJsonObject() ? e.getAsJsonObject() : new JsonObject()));
-        }
-        return out;
     }
 
     private static Integer previousNodePort(JsonObject oldSpec, JsonObject port) {

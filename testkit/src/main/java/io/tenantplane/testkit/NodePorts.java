@@ -74,10 +74,9 @@ final class NodePorts {
         return n != null && n.isJsonPrimitive() && n.getAsJsonPrimitive().isNumber() ? n.getAsInt() : 0;
     }
 
-    /** The node ports and health-check node port a Service holds. */
-    static List<Integer> held(JsonObject service) {
+    /** The node ports a Service spec's ports name, in their order. */
+    static List<Integer> ofPorts(JsonObject spec) {
         List<Integer> out = new ArrayList<>();
-        JsonObject spec = Json.obj(service, "spec");
         JsonArray ports = Json.arr(spec, "ports");
         for (JsonElement p : ports == null ? new JsonArray() : ports) {
             int n = p.isJsonObject() ? of(p.getAsJsonObject()) : 0;
@@ -85,6 +84,13 @@ final class NodePorts {
                 out.add(n);
             }
         }
+        return out;
+    }
+
+    /** The node ports and health-check node port a Service holds. */
+    static List<Integer> held(JsonObject service) {
+        JsonObject spec = Json.obj(service, "spec");
+        List<Integer> out = ofPorts(spec);
         JsonElement health = spec == null ? null : spec.get("healthCheckNodePort");
         if (health != null && health.isJsonPrimitive() && health.getAsJsonPrimitive().isNumber()
                 && health.getAsInt() != 0) {

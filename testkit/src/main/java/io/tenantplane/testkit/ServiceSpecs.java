@@ -36,10 +36,64 @@ final class ServiceSpecs {
         }
     }
 
+    /**
+     * {@code dropTypeDependentFields} ({@code pkg/registry/core/service/storage/storage.go}), on update: a field the
+     * old type used and the new one does not is cleared when the update left it as it was (a change to it is the
+     * user's and goes to validation): the ClusterIPs, IP families and family policy when leaving for ExternalName;
+     * the node ports when leaving NodePort and LoadBalancer and naming no node port the stored Service did not hold
+     * ({@code sameNodePorts}); {@code allocateLoadBalancerNodePorts} when leaving LoadBalancer; the health-check node
+     * port when the Service no longer needs one; the external traffic policy when leaving NodePort and LoadBalancer.
+     */
+    static void dropTypeDependentFields(JsonObject spec, JsonObject oldSpec) {
+        if (oldSpec == null) {
+            return;
+        }
+        if (!"ExternalName".equals(Json.str(oldSpec, "type")) && "ExternalName".equals(Json.str(spec, "type"))) {
+            if (Json.same(spec.get("clusterIP"), oldSpec.get("clusterIP"))
+                    && Json.same(spec.get("clusterIPs"), oldSpec.get("clusterIPs"))) {
+                spec.remove("clusterIP");
+                spec.remove("clusterIPs");
+            }
+            for (String f : List.of("ipFamilies", "ipFamilyPolicy")) {
+                if (Json.same(spec.get(f), oldSpec.get(f))) {
+                    spec.remove(f);
+                }
+            }
+        }
+        if (needsNodePorts(oldSpec) && !needsNodePorts(spec)
+                && NodePorts.ofPorts(oldSpec).containsAll(NodePorts.ofPorts(spec))) {
+            JsonArray ports = Json.arr(spec, "ports");
+            for (int i = 0; ports != null && i < ports.size(); i++) {
+                if (ports.get(i).isJsonObject()) {
+                    ports.get(i).getAsJsonObject().remove("nodePort");
+                }
+            }
+        }
+        if ("LoadBalancer".equals(Json.str(oldSpec, "type")) && !"LoadBalancer".equals(Json.str(spec, "type"))
+                && spec.has("allocateLoadBalancerNodePorts")
+                && Json.same(spec.get("allocateLoadBalancerNodePorts"), oldSpec.get("allocateLoadBalancerNodePorts"))) {
+            spec.remove("allocateLoadBalancerNodePorts");
+        }
+        if (needsHealthCheck(oldSpec) && !needsHealthCheck(spec)
+                && Json.same(spec.get("healthCheckNodePort"), oldSpec.get("healthCheckNodePort"))) {
+            spec.remove("healthCheckNodePort");
+        }
+        if (needsNodePorts(oldSpec) && !needsNodePorts(spec)
+                && Json.same(spec.get("externalTrafficPolicy"), oldSpec.get("externalTrafficPolicy"))) {
+            spec.remove("externalTrafficPolicy");
+        }
+    }
+
+    /** NodePort and LoadBalancer Services have node ports ({@code needsNodePort}) and an external traffic policy. */
+    static boolean needsNodePorts(JsonObject spec) {
+        String type = Json.str(spec, "type");
+        return "NodePort".equals(type) || "LoadBalancer".equals(type);
+    }
+
     /** The type-dependent checks, which come first upstream (after the ports' presence). */
     static void typeFields(JsonObject spec, List<ApiError.Cause> causes) {
         String type = Json.str(spec, "type");
-        if (("NodePort".equals(type) || "LoadBalancer".equals(type)) && "None".equals(Json.str(spec, "clusterIP"))) {
+        if (needsNodePorts(spec) && "None".equals(Json.str(spec, "clusterIP"))) {
             causes.add(ApiError.Cause.invalid("spec.clusterIPs[0]", "\"None\"", "may not be set to 'None' for "
                     + type + " services"));
         }
