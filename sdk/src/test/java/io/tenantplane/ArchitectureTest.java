@@ -247,4 +247,32 @@ class ArchitectureTest {
         assertTrue(SDK.stream().anyMatch(c -> c.getPackageName().endsWith(INTERNAL)
                 && c.getModifiers().contains(JavaModifier.PUBLIC)), "the rule is not vacuous: internal types exist");
     }
+
+    /** docs/sdk.md names, package by package, the public types of the {@code internal} packages: exactly those. */
+    @Test
+    void docsSdkMdNamesEveryInternalPublicType() throws IOException {
+        String docs = Files.readString(DOC).replace('\n', ' ');
+        int start = docs.indexOf("live in subpackages named `internal`");
+        assertTrue(start >= 0, "docs/sdk.md lost its sentence on internal packages");
+        String list = docs.substring(docs.indexOf('(', start) + 1, docs.indexOf(')', start));
+        Map<String, Set<String>> documented = new TreeMap<>();
+        for (String part : list.split(";")) {
+            String[] pkgAndTypes = part.split(":", 2);
+            Matcher pkg = TICKED.matcher(pkgAndTypes[0]);
+            assertTrue(pkg.find() && pkgAndTypes.length == 2, "expected `package`: `Type`, ... in " + part);
+            Set<String> types = documented.computeIfAbsent(ROOT + "." + pkg.group(1), k -> new TreeSet<>());
+            Matcher m = TICKED.matcher(pkgAndTypes[1]);
+            while (m.find()) {
+                types.add(m.group(1));
+            }
+        }
+        Map<String, Set<String>> actual = new TreeMap<>();
+        for (JavaClass c : SDK) {
+            if (c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC)
+                    && c.getPackageName().endsWith(INTERNAL)) {
+                actual.computeIfAbsent(c.getPackageName(), k -> new TreeSet<>()).add(c.getSimpleName());
+            }
+        }
+        assertEquals(actual, documented, "docs/sdk.md's list of internal types names every one and no other");
+    }
 }

@@ -4,6 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
+import io.tenantplane.transform.internal.ServicePorts;
 import java.util.List;
 import java.util.Objects;
 
@@ -151,19 +152,10 @@ final class HostOwnedFields {
             }
             for (JsonElement o : observedPorts) {
                 JsonObject op = o.getAsJsonObject();
-                if (samePort(port, op) && op.has("nodePort")) {
+                if (ServicePorts.same(port, op) && op.has("nodePort")) {
                     port.add("nodePort", op.get("nodePort").deepCopy());
                 }
             }
         }
-    }
-
-    private static boolean samePort(JsonObject a, JsonObject b) {
-        String an = Json.string(a, "name");
-        String bn = Json.string(b, "name");
-        if (an != null || bn != null) {
-            return java.util.Objects.equals(an, bn);
-        }
-        return java.util.Objects.equals(a.get("port"), b.get("port"));
     }
 }

@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
+import io.tenantplane.transform.internal.ServicePorts;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -94,7 +95,7 @@ public final class FlowBack {
                 JsonObject other = e.isJsonObject() ? e.getAsJsonObject() : null;
                 JsonElement hostPort = other == null ? null : other.get("nodePort");
                 if (hostPort == null || !hostPort.isJsonPrimitive() || hostPort.getAsInt() == 0
-                        || !samePort(port, other)) {
+                        || !ServicePorts.same(port, other)) {
                     continue;
                 }
                 JsonElement own = port.get("nodePort");
@@ -107,17 +108,6 @@ public final class FlowBack {
             }
         }
         return moved;
-    }
-
-    private static boolean samePort(JsonObject a, JsonObject b) {
-        String an = Json.string(a, "name");
-        String bn = Json.string(b, "name");
-        if (an != null && !an.isEmpty() || bn != null && !bn.isEmpty()) {
-            return Objects.equals(an, bn);
-        }
-        return Objects.equals(a.get("port"), b.get("port"))
-                && Objects.equals(Objects.requireNonNullElse(Json.string(a, "protocol"), "TCP"),
-                Objects.requireNonNullElse(Json.string(b, "protocol"), "TCP"));
     }
 
     private static String portName(JsonObject port) {
