@@ -228,15 +228,12 @@ public final class MigrationRunner {
                     : hostApplier.apply(d.decision(), Applier.Replanner.NONE);
             case TENANT -> tenantApplier.apply(d.decision(), Applier.Replanner.NONE);
             case STATUS -> {
-                Loaded fresh = l;
-                JsonObject wanted = Json.object(d.decision().desired(), "status");
-                JsonObject status = Json.object(fresh.json, "status") == null ? new JsonObject()
-                        : fresh.json.getAsJsonObject("status").deepCopy();
-                wanted.entrySet().forEach(e -> status.add(e.getKey(), e.getValue().deepCopy()));
-                JsonObject desired = new JsonObject();
-                desired.add("status", status);
-                Decision x = d.decision();
-                yield hostApplier.applyStatus(x.withObjects(desired, fresh.json));
+                // Where the planner placed the tenant, read typed from its decision; the write is made over the
+                // status as it is then (re-read on a conflict), and switches only those two fields.
+                TenantCluster.Status placed = Json.gson().fromJson(Json.object(d.decision().desired(), "status"),
+                        TenantCluster.Status.class);
+                yield writeStatus(l, d.decision().reason(), d.decision().message(),
+                        status -> TenantStatus.placed(status, placed.mode(), placed.hostNamespace()));
             }
         };
     }
@@ -283,17 +280,26 @@ public final class MigrationRunner {
      * made again on a conflict), reports the write as a decision, and follows it in {@code l.json}.
      */
     private boolean writeStatus(Execution exec, Loaded l, UnaryOperator<TenantCluster.Status> next) {
-        Outcome o = exec.statusWritten(hostApplier.writeStatus(TENANT_CLUSTERS, l.cluster.namespace(),
-                l.cluster.tenant(), l.json, Reasons.MIGRATION_PROGRESS,
-                "status of the migration of tenant " + l.cluster.tenant(), status -> {
+        Outcome o = exec.statusWritten(writeStatus(l, Reasons.MIGRATION_PROGRESS,
+                "status of the migration of tenant " + l.cluster.tenant(), next));
+        return !(o instanceof Outcome.Failed);
+    }
+
+    /**
+     * Writes the status {@code next} makes of the current one, typed, through the applier's one status writer, and
+     * follows it in {@code l.json}; the caller reports the outcome.
+     */
+    private Outcome writeStatus(Loaded l, String reason, String message, UnaryOperator<TenantCluster.Status> next) {
+        Outcome o = hostApplier.writeStatus(TENANT_CLUSTERS, l.cluster.namespace(), l.cluster.tenant(), l.json,
+                reason, message, status -> {
                     TenantCluster.Status now = status == null ? null
                             : Json.gson().fromJson(status, TenantCluster.Status.class);
                     return Json.gson().toJsonTree(next.apply(now)).getAsJsonObject();
-                }));
+                });
         if (o instanceof Outcome.Applied a && a.result() != null) {
             l.json = a.result();
         }
-        return !(o instanceof Outcome.Failed);
+        return o;
     }
 
     private static Long generation(Loaded l) {

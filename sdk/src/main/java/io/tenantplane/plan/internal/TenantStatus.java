@@ -400,6 +400,19 @@ public final class TenantStatus {
                 s.hostNamespace(), s.kubeconfigSecretRef(), s.mode(), null);
     }
 
+    /**
+     * The status with the tenant placed: {@code status.mode} and {@code status.hostNamespace} switched to where a
+     * migration has moved the tenant, everything else as it is (the migration's own record goes when it completes).
+     */
+    public static TenantCluster.Status placed(TenantCluster.Status current, TenantCluster.Mode mode,
+                                              String hostNamespace) {
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(hostNamespace, "hostNamespace");
+        TenantCluster.Status s = orEmpty(current);
+        return new TenantCluster.Status(s.phase(), s.observedGeneration(), s.conditions(), hostNamespace,
+                s.kubeconfigSecretRef(), mode, s.migration());
+    }
+
     private static TenantCluster.Status orEmpty(TenantCluster.Status current) {
         return current == null ? new TenantCluster.Status(null, null, List.of(), null, null, null) : current;
     }

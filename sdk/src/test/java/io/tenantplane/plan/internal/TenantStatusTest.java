@@ -257,6 +257,13 @@ class TenantStatusTest {
         assertEquals("2026-06-01T12:00:00Z", recorded.conditions().stream().filter(c -> c.type()
                 .equals(Condition.READY)).findFirst().orElseThrow().lastTransitionTime(), "Ready changed now");
 
+        TenantCluster.Status placed = TenantStatus.placed(recorded, TenantCluster.Mode.DEDICATED, "dev");
+        assertEquals(new TenantCluster.Status(recorded.phase(), recorded.observedGeneration(), recorded.conditions(),
+                "dev", recorded.kubeconfigSecretRef(), TenantCluster.Mode.DEDICATED, at), placed,
+                "placing switches the mode and the host namespace, nothing else");
+        assertEquals(TenantCluster.Mode.PRIVATE, TenantStatus.placed(null, TenantCluster.Mode.PRIVATE, "dev").mode(),
+                "a status not yet written is placed too");
+
         TenantCluster.Status done = TenantStatus.migrationCompleted(recorded, "dev", TenantCluster.Mode.SHARED,
                 TenantCluster.Mode.DEDICATED, 4L, CLOCK);
         assertEquals(TenantCluster.Phase.READY, done.phase());
