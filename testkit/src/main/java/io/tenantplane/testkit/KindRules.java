@@ -582,7 +582,8 @@ final class KindRules {
 
     /**
      * {@code ValidateService}'s port checks ({@code pkg/apis/core/validation/validation.go}): {@code validateServicePort}
-     * (a name when there are several, a DNS label, unique; a protocol; a target port number or IANA name); no two
+     * (a name when there are several, a DNS label, unique; a protocol; a target port number or IANA name; an
+     * {@code appProtocol} that is a qualified name); no two
      * ports with one protocol and port number. (That a Service has ports is checked with its cluster IP.)
      */
     private static void servicePorts(JsonObject spec, List<ApiError.Cause> causes) {
@@ -617,6 +618,10 @@ final class KindRules {
             }
             if (p.has("targetPort")) {
                 PodSpecs.portNumOrName(p.get("targetPort"), at + ".targetPort", causes);
+            }
+            String appProtocol = Json.str(p, "appProtocol");
+            if (appProtocol != null) {
+                Validation.qualifiedName(appProtocol, at + ".appProtocol", causes);
             }
         }
         // After every port's own checks, as ValidateService does: duplicate (protocol, port) pairs.

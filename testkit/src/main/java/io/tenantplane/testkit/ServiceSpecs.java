@@ -42,7 +42,8 @@ final class ServiceSpecs {
      * user's and goes to validation): the ClusterIPs, IP families and family policy when leaving for ExternalName;
      * the node ports when leaving NodePort and LoadBalancer and naming no node port the stored Service did not hold
      * ({@code sameNodePorts}); {@code allocateLoadBalancerNodePorts} when leaving LoadBalancer; the health-check node
-     * port when the Service no longer needs one; the external traffic policy when leaving NodePort and LoadBalancer.
+     * port when the Service no longer needs one; the external traffic policy when leaving NodePort and LoadBalancer;
+     * the load balancer class when leaving LoadBalancer ({@code canSetLoadBalancerClass}, {@code sameLoadBalancerClass}).
      */
     static void dropTypeDependentFields(JsonObject spec, JsonObject oldSpec) {
         if (oldSpec == null) {
@@ -81,6 +82,10 @@ final class ServiceSpecs {
         if (needsNodePorts(oldSpec) && !needsNodePorts(spec)
                 && Json.same(spec.get("externalTrafficPolicy"), oldSpec.get("externalTrafficPolicy"))) {
             spec.remove("externalTrafficPolicy");
+        }
+        if ("LoadBalancer".equals(Json.str(oldSpec, "type")) && !"LoadBalancer".equals(Json.str(spec, "type"))
+                && Json.same(spec.get("loadBalancerClass"), oldSpec.get("loadBalancerClass"))) {
+            spec.remove("loadBalancerClass");
         }
     }
 
@@ -170,6 +175,7 @@ final class ServiceSpecs {
             causes.add(ApiError.Cause.forbidden("spec.allocateLoadBalancerNodePorts",
                     "may only be used when `type` is 'LoadBalancer'"));
         }
+        loadBalancerClass(spec, oldSpec, causes);
         String external = Json.str(spec, "externalTrafficPolicy");
         JsonArray externalIps = Json.arr(spec, "externalIPs");
         boolean reachable = "LoadBalancer".equals(type) || "NodePort".equals(type)
@@ -198,6 +204,38 @@ final class ServiceSpecs {
         if (internal != null && !internal.equals("Cluster") && !internal.equals("Local")) {
             causes.add(ApiError.Cause.notSupported("spec.internalTrafficPolicy", Validation.quote(internal),
                     List.of("Cluster", "Local")));
+        }
+        // validateServiceTrafficDistribution as of 1.32 (gate ServiceTrafficDistribution on by default from 1.31):
+        // PreferClose is the one value; PreferSameZone and PreferSameNode come with 1.33's gate.
+        String distribution = Json.str(spec, "trafficDistribution");
+        if (distribution != null && !distribution.equals("PreferClose")) {
+            causes.add(ApiError.Cause.notSupported("spec.trafficDistribution", Validation.quote(distribution),
+                    List.of("PreferClose")));
+        }
+    }
+
+    /**
+     * {@code validateLoadBalancerClassField}: on an update between two LoadBalancers the class may not change (an
+     * unset class is a value too: set, changed or cleared, it is refused); a LoadBalancer's class is a qualified name;
+     * any other type may not have one.
+     */
+    private static void loadBalancerClass(JsonObject spec, JsonObject oldSpec, List<ApiError.Cause> causes) {
+        JsonElement cls = spec.get("loadBalancerClass");
+        boolean set = cls != null && !cls.isJsonNull();
+        boolean balancer = "LoadBalancer".equals(Json.str(spec, "type"));
+        if (oldSpec != null && balancer && "LoadBalancer".equals(Json.str(oldSpec, "type"))
+                && !Json.same(cls, oldSpec.get("loadBalancerClass"))) {
+            causes.add(ApiError.Cause.invalid("spec.loadBalancerClass", set ? Json.render(cls) : "null",
+                    "may not change once set"));
+        }
+        if (balancer) {
+            if (set) {
+                Validation.qualifiedName(cls.isJsonPrimitive() ? cls.getAsString() : Json.render(cls),
+                        "spec.loadBalancerClass", causes);
+            }
+        } else if (set) {
+            causes.add(ApiError.Cause.forbidden("spec.loadBalancerClass",
+                    "may only be used when `type` is 'LoadBalancer'"));
         }
     }
 
