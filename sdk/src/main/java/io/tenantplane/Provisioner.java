@@ -122,7 +122,7 @@ final class Provisioner {
         if (json.isEmpty()) {
             return Optional.empty();
         }
-        TenantCluster tc = TenantPlane.parsed(TenantCluster.fromJson(json.get()), "TenantCluster " + key
+        TenantCluster tc = TenantCluster.fromJson(json.get()).orElseThrow("TenantCluster " + key
                 + " cannot be read");
         TenantCluster place = Placement.of(tc).cluster();
         Resolved r = resolve(place);

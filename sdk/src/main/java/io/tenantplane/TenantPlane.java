@@ -528,14 +528,6 @@ public final class TenantPlane {
         }
     }
 
-    /** Parses what a reader returned; used by the provisioner and the syncer's context cache. */
-    static <T> T parsed(Parsed<T> p, String what) {
-        return switch (p) {
-            case Parsed.Ok<T> ok -> ok.value();
-            case Parsed.Invalid<T> bad -> throw new io.tenantplane.model.InvalidResourceException(what, bad.problems());
-        };
-    }
-
     /**
      * Configures a {@link TenantPlane}. Setters check their argument at once and name it in the message;
      * {@link #build()} copies the configuration, so a builder can be reused. Not thread-safe.

@@ -57,6 +57,19 @@ public sealed interface Parsed<T> permits Parsed.Ok, Parsed.Invalid {
         };
     }
 
+    /**
+     * The value, naming what was read when it is not usable.
+     *
+     * @param what what the input was, for the exception's message (e.g. {@code TenantCluster team-a/dev})
+     * @throws InvalidResourceException listing every problem, when this is {@link Invalid}
+     */
+    default T orElseThrow(String what) {
+        return switch (this) {
+            case Ok<T> ok -> ok.value();
+            case Invalid<T> invalid -> throw new InvalidResourceException(what, invalid.problems());
+        };
+    }
+
     /** {@link Ok} when {@code problems} is empty, else {@link Invalid}. */
     static <T> Parsed<T> of(T value, List<Problem> problems) {
         return problems.isEmpty() ? new Ok<>(value) : new Invalid<>(problems);

@@ -8,7 +8,6 @@ import io.tenantplane.json.Json;
 import io.tenantplane.model.Condition;
 import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.IsolationProfile;
-import io.tenantplane.model.Parsed;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Outcome;
@@ -279,7 +278,7 @@ public class TenantsResource {
 
     private List<JsonObject> render(JsonObject tcJson, String namespace, String profileName) {
         TenantPlane plane = engine.plane();
-        TenantCluster tc = parsed(TenantCluster.fromJson(tcJson), "TenantCluster " + namespace + "/"
+        TenantCluster tc = TenantCluster.fromJson(tcJson).orElseThrow("TenantCluster " + namespace + "/"
                 + Json.string(tcJson, "metadata", "name"));
         if (profileName == null) {
             throw new InvalidResourceException("TenantCluster " + namespace + "/" + tc.tenant(), List.of(
@@ -291,16 +290,9 @@ public class TenantsResource {
                     io.tenantplane.model.Problem.of("spec.isolationProfileRef.name", "IsolationProfile "
                             + profileName + " does not exist in namespace " + namespace)));
         }
-        IsolationProfile profile = parsed(IsolationProfile.fromJson(profileJson.get()), "IsolationProfile "
+        IsolationProfile profile = IsolationProfile.fromJson(profileJson.get()).orElseThrow("IsolationProfile "
                 + namespace + "/" + profileName);
         return plane.render(tc, profile);
-    }
-
-    private static <T> T parsed(Parsed<T> p, String what) {
-        return switch (p) {
-            case Parsed.Ok<T> ok -> ok.value();
-            case Parsed.Invalid<T> bad -> throw new InvalidResourceException(what, bad.problems());
-        };
     }
 
     static TenantSummary summary(JsonObject tc) {
