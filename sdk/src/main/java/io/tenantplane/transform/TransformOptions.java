@@ -20,7 +20,6 @@ import java.util.TreeSet;
  * @param podSecurity         the Pod Security level tenant pods must meet before they reach the host
  * @param nodeSelector        node labels every tenant pod gets (dedicated mode); they win over the pod's own
  * @param tolerations         tolerations every tenant pod gets (dedicated mode); each one a Kubernetes toleration object
- * @param keepNodeName        whether a pod's {@code spec.nodeName} is kept (otherwise the host scheduler places it)
  * @param tenantApi           where tenant pods reach their own API on the host (the tenant API Service), or null:
  *                            pods then get no tenant token and no tenant API address
  * @param endpointAddresses   the addresses a tenant's own Endpoints and EndpointSlices may name on the host
@@ -30,17 +29,9 @@ import java.util.TreeSet;
  */
 public record TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes,
                                PodSecurityLevel podSecurity, Map<String, String> nodeSelector,
-                               List<JsonObject> tolerations, boolean keepNodeName, TenantApi tenantApi,
+                               List<JsonObject> tolerations, TenantApi tenantApi,
                                EndpointAddresses endpointAddresses, HostFacts hostFacts,
                                ContainerLimits containerLimits) {
-
-    /** Options with no container limits known. */
-    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
-                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName,
-                            TenantApi tenantApi, EndpointAddresses endpointAddresses, HostFacts hostFacts) {
-        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi,
-                endpointAddresses, hostFacts, ContainerLimits.NONE);
-    }
 
     /**
      * The per-container defaults and maximums of the host namespace's LimitRange, as the API server stores it from
@@ -127,14 +118,6 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         }
     }
 
-    /** Options with nothing known about the host's kinds. */
-    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
-                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName,
-                            TenantApi tenantApi, EndpointAddresses endpointAddresses) {
-        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi,
-                endpointAddresses, HostFacts.NONE);
-    }
-
     /**
      * The addresses a tenant may put in the Endpoints and EndpointSlices it writes itself (those of Services without
      * a selector): the IPs of its own host pods, and addresses inside the CIDRs its IsolationProfile lets it reach
@@ -158,14 +141,6 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         public EndpointAddresses withPodIps(Set<String> ips) {
             return new EndpointAddresses(ips, allowedCidrs);
         }
-    }
-
-    /** Options with a tenant API and no endpoint addresses allowed. */
-    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
-                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName,
-                            TenantApi tenantApi) {
-        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi,
-                EndpointAddresses.NONE);
     }
 
     /**
@@ -271,12 +246,6 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
         }
     }
 
-    /** Options without a tenant API (pods get no tenant token). */
-    public TransformOptions(String hostServiceAccount, Set<String> allowedServiceTypes, PodSecurityLevel podSecurity,
-                            Map<String, String> nodeSelector, List<JsonObject> tolerations, boolean keepNodeName) {
-        this(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, null);
-    }
-
     /**
      * @throws IllegalArgumentException when {@code hostServiceAccount} is not a valid ServiceAccount name
      * @throws NullPointerException     when {@code allowedServiceTypes} or {@code podSecurity} is null
@@ -300,7 +269,8 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
      * no node placement, host-scheduled pods.
      */
     public static TransformOptions defaults() {
-        return new TransformOptions("default", Set.of("ClusterIP"), PodSecurityLevel.RESTRICTED, Map.of(), List.of(), false);
+        return new TransformOptions("default", Set.of("ClusterIP"), PodSecurityLevel.RESTRICTED, Map.of(), List.of(), null,
+                null, null, null);
     }
 
     /**
@@ -347,50 +317,45 @@ public record TransformOptions(String hostServiceAccount, Set<String> allowedSer
 
     /** These options with another host ServiceAccount. */
     public TransformOptions withHostServiceAccount(String name) {
-        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
+        return new TransformOptions(name, allowedServiceTypes, podSecurity, nodeSelector, tolerations, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with other allowed Service types. */
     public TransformOptions withAllowedServiceTypes(Set<String> types) {
-        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
+        return new TransformOptions(hostServiceAccount, types, podSecurity, nodeSelector, tolerations, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with another Pod Security level. */
     public TransformOptions withPodSecurity(PodSecurityLevel level) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, level, nodeSelector, tolerations, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with node placement. */
     public TransformOptions withPlacement(Map<String, String> selector, List<JsonObject> podTolerations) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, keepNodeName, tenantApi, endpointAddresses, hostFacts, containerLimits);
+        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, selector, podTolerations, tenantApi, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with the tenant API tenant pods reach (null: none). */
     public TransformOptions withTenantApi(TenantApi api) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, api, endpointAddresses, hostFacts, containerLimits);
+                api, endpointAddresses, hostFacts, containerLimits);
     }
 
     /** These options with other endpoint addresses. */
     public TransformOptions withEndpointAddresses(EndpointAddresses addresses) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, tenantApi, addresses, hostFacts, containerLimits);
-    }
-
-    /** These options with {@code keepNodeName} set. */
-    public TransformOptions withKeepNodeName(boolean keep) {
-        return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations, keep, tenantApi, endpointAddresses, hostFacts, containerLimits);
+                tenantApi, addresses, hostFacts, containerLimits);
     }
 
     /** These options with other container limits. */
     public TransformOptions withContainerLimits(ContainerLimits limits) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, tenantApi, endpointAddresses, hostFacts, limits);
+                tenantApi, endpointAddresses, hostFacts, limits);
     }
 
     /** These options with other host facts. */
     public TransformOptions withHostFacts(HostFacts facts) {
         return new TransformOptions(hostServiceAccount, allowedServiceTypes, podSecurity, nodeSelector, tolerations,
-                keepNodeName, tenantApi, endpointAddresses, facts, containerLimits);
+                tenantApi, endpointAddresses, facts, containerLimits);
     }
 }

@@ -38,8 +38,8 @@ import java.util.stream.Collectors;
  *       API's {@code kube-api-access-*} volume and any {@code serviceAccountToken} projection are removed, so a tenant
  *       pod never holds a host credential. Downward-API fields {@code metadata.name/namespace/uid} read the source
  *       annotations, so the pod still sees its tenant identity. {@code enableServiceLinks} is turned off (the host
- *       namespace's Service variables would leak other tenants' Services); {@code nodeName} is dropped unless the
- *       options keep it; {@code priority}, {@code preemptionPolicy} and {@code overhead} are left to host admission;
+ *       namespace's Service variables would leak other tenants' Services); {@code nodeName} is dropped (the host
+ *       scheduler places the copy, within the options' placement); {@code priority}, {@code preemptionPolicy} and {@code overhead} are left to host admission;
  *       the options' node selector and tolerations are added. With a known tenant API
  *       ({@link TransformOptions.TenantApi}) the pod gets a tenant token, the {@code KUBERNETES_*} variables and
  *       host aliases for {@code kubernetes.default}; with a known tenant DNS, a pod that would use cluster DNS gets
@@ -495,9 +495,9 @@ public final class Transformer {
         if (subdomain != null && rules.syncsToHost("Service", w.src.virtualNamespace())) {
             spec.addProperty("subdomain", host(w, "Service", subdomain, "spec.subdomain"));
         }
-        if (!options.keepNodeName()) {
-            spec.remove("nodeName");
-        }
+        // The host scheduler places the copy: a node name from the tenant (a node mirror's) would bypass it, and with
+        // it a dedicated tenant's node selector and tolerations.
+        spec.remove("nodeName");
         spec.remove("priority");
         spec.remove("preemptionPolicy");
         spec.remove("overhead");

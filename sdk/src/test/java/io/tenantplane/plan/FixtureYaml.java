@@ -99,10 +99,20 @@ public final class FixtureYaml {
         return options(holder);
     }
 
+    private static final List<String> OPTION_FIELDS = List.of("hostServiceAccount", "allowedServiceTypes",
+            "podSecurity", "nodeSelector", "tolerations", "endpointAddresses");
+
     /** TransformOptions from a fixture's {@code options} field (defaults for absent fields). */
     public static TransformOptions options(JsonObject fixture) {
         TransformOptions o = TransformOptions.defaults();
         JsonObject j = fixture.has("options") ? fixture.getAsJsonObject("options") : new JsonObject();
+        for (String field : j.keySet()) {
+            if (!OPTION_FIELDS.contains(field)) {
+                throw new IllegalArgumentException("a fixture's options name " + field + ", which the loader does not "
+                        + "know (known: " + OPTION_FIELDS + "); a silently ignored option would make the case test "
+                        + "something else");
+            }
+        }
         if (j.has("hostServiceAccount")) {
             o = o.withHostServiceAccount(j.get("hostServiceAccount").getAsString());
         }
@@ -124,9 +134,6 @@ public final class FixtureYaml {
                 j.getAsJsonArray("tolerations").forEach(t -> tol.add(t.getAsJsonObject()));
             }
             o = o.withPlacement(sel, tol);
-        }
-        if (j.has("keepNodeName")) {
-            o = o.withKeepNodeName(j.get("keepNodeName").getAsBoolean());
         }
         if (j.has("endpointAddresses")) {
             JsonObject ea = j.getAsJsonObject("endpointAddresses");
