@@ -299,6 +299,10 @@ public final class ControlPlaneRenderer {
         if (hostRunsPods) {
             // A tenant Service takes its host copy's ClusterIP, so the tenant API must accept the host's range.
             a.add("--service-cidr=" + cp.serviceCIDR());
+            if (cp.serviceNodePortRange() != null) {
+                // A NodePort Service takes its host copy's node ports too: the tenant API must accept the host's.
+                a.add("--service-node-port-range=" + cp.serviceNodePortRange());
+            }
             a.add("--disable-scheduler");
             a.add("--disable-network-policy");
             a.add("--egress-selector-mode=disabled");

@@ -135,12 +135,16 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * @param resources CPU and memory for the k3s container; defaults chosen by the renderer when absent
      * @param serviceCIDR the tenant API's Service range ({@code k3s --service-cidr}); it must be the host's, because
      *                    a tenant Service takes the ClusterIP of its host copy; default {@link #DEFAULT_SERVICE_CIDR}
+     * @param serviceNodePortRange the tenant API's node port range ({@code k3s --service-node-port-range}, written
+     *                    {@code <first>-<last>}); it must hold the host's, because a tenant NodePort or LoadBalancer
+     *                    Service takes the node ports of its host copy; unset: k3s's default, {@code 30000-32767},
+     *                    which is kube-apiserver's too
      */
     public record ControlPlane(Integer replicas, String version, Datastore datastore, Resources resources,
-                               String serviceCIDR) {
-        /** Without a Service range (the default applies). */
+                               String serviceCIDR, String serviceNodePortRange) {
+        /** Without a Service range or node port range (the defaults apply). */
         public ControlPlane(Integer replicas, String version, Datastore datastore, Resources resources) {
-            this(replicas, version, datastore, resources, null);
+            this(replicas, version, datastore, resources, null, null);
         }
     }
 
@@ -294,13 +298,13 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      */
     public TenantCluster withDefaults() {
         Spec s = spec == null ? new Spec(null, null, null, null, null) : spec;
-        ControlPlane cp = s.controlPlane() == null ? new ControlPlane(null, null, null, null, null) : s.controlPlane();
+        ControlPlane cp = s.controlPlane() == null ? new ControlPlane(null, null, null, null) : s.controlPlane();
         Datastore ds = cp.datastore() == null ? new Datastore(null, null, null) : cp.datastore();
         DatastoreType type = ds.type() == null ? DatastoreType.SQLITE : ds.type();
         Datastore dsd = new Datastore(type, ds.storage() == null ? DEFAULT_STORAGE : ds.storage(), ds.storageClassName());
         ControlPlane cpd = new ControlPlane(cp.replicas() == null ? (type == DatastoreType.ETCD ? 3 : 1) : cp.replicas(),
                 cp.version() == null ? DEFAULT_K3S_VERSION : cp.version(), dsd, cp.resources(),
-                cp.serviceCIDR() == null ? DEFAULT_SERVICE_CIDR : cp.serviceCIDR());
+                cp.serviceCIDR() == null ? DEFAULT_SERVICE_CIDR : cp.serviceCIDR(), cp.serviceNodePortRange());
         Spec sd = new Spec(s.mode() == null ? Mode.SHARED : s.mode(), s.isolationProfileRef(), s.syncPolicyRef(),
                 s.hostNamespace(), cpd);
         return new TenantCluster(apiVersion == null ? API_VERSION : apiVersion, kind == null ? KIND : kind, metadata,

@@ -16,6 +16,8 @@ final class TenantClusterValidation {
     static final Pattern SERVICE_CIDR = Pattern.compile(
             "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
                     + "/([8-9]|[12][0-9]|30)");
+    /** {@code <first>-<last>}, as the CRD's pattern has it; the bounds are checked as numbers. */
+    static final Pattern PORT_RANGE = Pattern.compile("([0-9]{1,5})-([0-9]{1,5})");
     static final Pattern K3S_VERSION = Pattern.compile("v1\\.[0-9]+\\.[0-9]+\\+k3s[0-9]+");
     static final Set<String> RESERVED_NAMESPACES = Set.of("kube-system", "kube-public", "kube-node-lease", "default");
 
@@ -109,6 +111,14 @@ final class TenantClusterValidation {
                     + "write the host's Service range (kube-apiserver --service-cluster-ip-range), e.g. "
                     + TenantCluster.DEFAULT_SERVICE_CIDR + " (the default when unset)"));
         }
+        if (cp.serviceNodePortRange() != null) {
+            String problem = portRangeProblem(cp.serviceNodePortRange());
+            if (problem != null) {
+                out.add(Problem.of("spec.controlPlane.serviceNodePortRange", "\"" + cp.serviceNodePortRange() + "\" "
+                        + problem + ": write the host's node port range (kube-apiserver --service-node-port-range) as "
+                        + "<first>-<last>, e.g. 30000-32767 (the default when unset)"));
+            }
+        }
         if (cp.datastore() != null) {
             TenantCluster.Datastore ds = cp.datastore();
             if (ds.storage() != null) {
@@ -141,5 +151,25 @@ final class TenantClusterValidation {
                         + "the limit " + r.limits().get(k) + "; lower the request or raise the limit"));
             }
         });
+    }
+
+    /**
+     * Why a node port range is not one the API server takes, or null: {@code <first>-<last>} with
+     * {@code 1 <= first <= last <= 65535} (the form of {@code utilnet.ParsePortRange} that the CRD allows).
+     */
+    static String portRangeProblem(String range) {
+        var m = PORT_RANGE.matcher(range);
+        if (!m.matches()) {
+            return "is not a port range";
+        }
+        int first = Integer.parseInt(m.group(1));
+        int last = Integer.parseInt(m.group(2));
+        if (first < 1 || last > 65535) {
+            return "is not within ports 1-65535";
+        }
+        if (first > last) {
+            return "ends before it starts";
+        }
+        return null;
     }
 }

@@ -56,7 +56,8 @@ class ReliabilityDocTest {
                         + " live.",
                 "(" + refusedByHost + " of " + custom.size() + " are refused by the CRD schema",
                 "(" + refusedByTenant + " of " + tenant.size() + " are refused there",
-                "Tenant objects: " + creates + " Creates")) {
+                "Tenant objects: " + creates + " Creates",
+                "offline and live | " + cases.size() + " files |")) {
             assertTrue(doc.contains(claim), "docs/reliability.md should say: " + claim);
         }
     }

@@ -151,6 +151,12 @@ class ProjectCrdsTest {
                             + "\"datastore\":{\"type\":\"sqlite\"}},"), "spec.controlPlane", "sqlite requires replicas = 1"),
                     new Case(tenantClusters, tc.formatted("dev", "\"controlPlane\":{\"replicas\":4,"
                             + "\"datastore\":{\"type\":\"etcd\"}},"), "spec.controlPlane", "odd number of replicas"),
+                    new Case(tenantClusters, tc.formatted("dev", "\"controlPlane\":{\"serviceNodePortRange\":"
+                            + "\"32767-30000\"},"), "spec.controlPlane.serviceNodePortRange", "1 <= first <= last <= 65535"),
+                    new Case(tenantClusters, tc.formatted("dev", "\"controlPlane\":{\"serviceNodePortRange\":"
+                            + "\"0-100\"},"), "spec.controlPlane.serviceNodePortRange", "1 <= first <= last <= 65535"),
+                    new Case(tenantClusters, tc.formatted("dev", "\"controlPlane\":{\"serviceNodePortRange\":"
+                            + "\"30000-99999\"},"), "spec.controlPlane.serviceNodePortRange", "1 <= first <= last <= 65535"),
                     new Case(policies, sp.formatted("{\"kind\":\"ConfigMap\",\"toHost\":true,\"fromHost\":\"status\"}"),
                             "spec.kinds[0]", "fromHost: status applies only to kinds with a status"),
                     new Case(policies, sp.formatted("{\"kind\":\"PriorityClass\",\"toHost\":false,"
@@ -168,7 +174,8 @@ class ProjectCrdsTest {
             }
             KubernetesApiResponse<DynamicKubernetesObject> ok = tenantClusters.create(new DynamicKubernetesObject(
                     Json.GSON.fromJson(tc.formatted("dev", "\"mode\":\"dedicated\",\"hostNamespace\":\"x\","
-                            + "\"controlPlane\":{\"replicas\":3,\"datastore\":{\"type\":\"etcd\"}},"),
+                            + "\"controlPlane\":{\"replicas\":3,\"datastore\":{\"type\":\"etcd\"},"
+                            + "\"serviceNodePortRange\":\"30000-32767\"},"),
                             JsonObject.class)));
             assertTrue(ok.isSuccess(), () -> "a TenantCluster every rule accepts: " + ok.getStatus());
         }
