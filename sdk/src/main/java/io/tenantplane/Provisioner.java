@@ -74,6 +74,8 @@ final class Provisioner {
     private final MigrationPass migrations;
     /** tenantplane's kubelet endpoint, or null when none is configured. */
     private final io.tenantplane.kubelet.KubeletEndpoint kubelet;
+    /** The host's Service range, for TenantClusters that name none. */
+    private final HostServiceRange serviceRange;
 
     /** One migration pass over a tenant: {@code MigrationRunner.resume} with the tenant's API client. */
     @FunctionalInterface
@@ -84,12 +86,14 @@ final class Provisioner {
 
     Provisioner(ApiClient host, Applier applier, Reader reader, Observer observer, Clock clock,
                 MigrationPass migrations) {
-        this(host, applier, reader, observer, clock, migrations, null);
+        this(host, applier, reader, observer, clock, migrations, null, new HostServiceRange(reader));
     }
 
     Provisioner(ApiClient host, Applier applier, Reader reader, Observer observer, Clock clock,
-                MigrationPass migrations, io.tenantplane.kubelet.KubeletEndpoint kubelet) {
+                MigrationPass migrations, io.tenantplane.kubelet.KubeletEndpoint kubelet,
+                HostServiceRange serviceRange) {
         this.kubelet = kubelet;
+        this.serviceRange = serviceRange;
         this.migrations = migrations;
         this.applier = applier;
         this.reader = reader;
@@ -272,7 +276,8 @@ final class Provisioner {
                                         MigrationProgress migration) {
         TenantKey key = exec.tenant();
         Placement placement = Placement.of(tc);
-        TenantCluster place = placement.cluster();
+        // Rendered as on this host: with the host's Service range when the TenantCluster names none.
+        TenantCluster place = serviceRange.onHost(placement.cluster());
         boolean moving = placement instanceof Placement.Moving;
         List<JsonObject> rendered = render(place, r.profile());
         String id = key.toString();

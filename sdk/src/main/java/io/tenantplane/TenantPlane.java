@@ -81,6 +81,8 @@ public final class TenantPlane {
     private final Converger converger;
     private final Provisioner provisioner;
     private final MigrationRunner migrationRunner;
+    /** The host's Service range, found by the first provisioning that needs it; null without a host client. */
+    private final HostServiceRange serviceRange;
     private final Reader hostReader;
     private final EventObserver events;
 
@@ -110,8 +112,11 @@ public final class TenantPlane {
             this.converger = new Converger(b.hostClient, appliers, observer, b.clock, b.writeConcurrency,
                     b.hostWriteRate, b.kubeletEndpoint, b.allowedKinds);
             Reader caReader = hostReader;
+            HostServiceRange serviceRange = new HostServiceRange(hostReader);
+            this.serviceRange = serviceRange;
             this.migrationRunner = MigrationRunner.builder().hostClient(b.hostClient).observer(observer).clock(clock)
-                    .retries(retries).tenantCa(tc -> KubeconfigSecretConnector.caCertificate(caReader, tc)).build();
+                    .retries(retries).tenantCa(tc -> KubeconfigSecretConnector.caCertificate(caReader, tc))
+                    .onHost(serviceRange::onHost).build();
             TenantConnector tenants = this.connector;
             MigrationRunner runner = this.migrationRunner;
             this.provisioner = new Provisioner(b.hostClient, appliers.apply(b.hostClient), hostReader, observer, clock,
@@ -124,13 +129,14 @@ public final class TenantPlane {
                                     List.of());
                         }
                         return runner.resume(key, tenantClient);
-                    }, b.kubeletEndpoint);
+                    }, b.kubeletEndpoint, serviceRange);
         } else {
             this.connector = b.connector;
             this.hostReader = null;
             this.converger = null;
             this.provisioner = null;
             this.migrationRunner = null;
+            this.serviceRange = null;
         }
     }
 
@@ -186,7 +192,9 @@ public final class TenantPlane {
     /**
      * What {@link #ensure} writes to the host for {@code tenantCluster}: the isolation boundary (NetworkPolicies,
      * ResourceQuota, LimitRange, namespace labels, workload ServiceAccount) and the control plane (StatefulSet,
-     * Services, Secret, RBAC), in the order they are applied.
+     * Services, Secret, RBAC), in the order they are applied. A TenantCluster that names no Service range is rendered
+     * with the host's once a provisioning of this plane has found it (and it differs from the default); never asks
+     * the host itself, so without a host client, or before, the default is rendered.
      *
      * @throws io.tenantplane.model.InvalidResourceException listing every problem when either object is invalid, or
      *         when the profile's LimitRange or quota would refuse the tenant's own control plane or DNS pods
@@ -194,7 +202,9 @@ public final class TenantPlane {
     public List<JsonObject> render(TenantCluster tenantCluster, IsolationProfile profile) {
         Objects.requireNonNull(tenantCluster, "tenantCluster");
         Objects.requireNonNull(profile, "profile");
-        List<JsonObject> rendered = Provisioner.render(tenantCluster, profile);
+        List<JsonObject> rendered = Provisioner.render(serviceRange == null ? tenantCluster
+                : io.tenantplane.controlplane.internal.ServiceRange.onHost(tenantCluster, serviceRange.range()),
+                profile);
         List<Problem> misfits = BoundaryFit.problems(tenantCluster, profile, rendered);
         if (!misfits.isEmpty()) {
             throw new io.tenantplane.model.InvalidResourceException("TenantCluster " + tenantCluster.id()

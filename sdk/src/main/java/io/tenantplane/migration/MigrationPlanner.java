@@ -27,6 +27,7 @@ import io.tenantplane.plan.internal.ProvisionPlan;
 import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
+import io.tenantplane.transform.Transformer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -912,16 +913,17 @@ public final class MigrationPlanner {
             }
             for (JsonObject svc : sortedByName(w.tenantOfKind("Service"))) {
                 String vns = Json.string(svc, "metadata", "namespace");
-                if (!SyncRules.of(s.policy()).syncsToHost("Service", vns)) {
+                if (!SyncRules.of(s.policy()).syncsToHost("Service", vns)
+                        || Transformer.isTenantApiService(vns, name(svc))) {
                     continue;
                 }
                 String sees = target == Mode.PRIVATE
                         ? "its host copy is deleted; inside the tenant the Service is served by the agents' own "
                         + "proxy, from the Pods on the agents"
-                        : "its host copy is created in " + tns + " before the Pods move, with a new cluster IP there; "
-                        + "the old copy is deleted with the old place, so anything on the host that used the old "
-                        + "copy's name or IP must follow";
-                out.add(new WorkloadImpact("Service", vns, name(svc), target == Mode.PRIVATE ? "none" : "address change",
+                        : "its host copy is created in " + tns + " before the Pods move and takes the cluster IP the "
+                        + "old copy gives up, so the tenant Service keeps its IP; the host copy's name is in " + tns
+                        + " from then on, so anything on the host that used the old copy's DNS name must follow";
+                out.add(new WorkloadImpact("Service", vns, name(svc), target == Mode.PRIVATE ? "none" : "host name change",
                         sees));
             }
             return out;

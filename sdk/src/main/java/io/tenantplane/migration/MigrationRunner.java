@@ -72,6 +72,7 @@ public final class MigrationRunner {
     private final Applier hostApplier;
     private final Reader hostReads;
     private final Function<TenantCluster, String> tenantCa;
+    private final UnaryOperator<TenantCluster> onHost;
 
     private MigrationRunner(Builder b) {
         this.host = b.hostClient;
@@ -83,6 +84,7 @@ public final class MigrationRunner {
         this.hostApplier = applier(host);
         this.hostReads = hostApplier.reader();
         this.tenantCa = b.tenantCa;
+        this.onHost = b.onHost;
     }
 
     /** A builder; {@link Builder#hostClient(ApiClient)} is required. */
@@ -340,11 +342,11 @@ public final class MigrationRunner {
     private Loaded load(TenantKey key, ApiClient tenantClient) {
         JsonObject json = hostReads.get(TENANT_CLUSTERS, key.namespace(), key.name())
                 .orElseThrow(() -> new ReadFailedException("get TenantCluster " + key, 404, "not found"));
-        TenantCluster tc = switch (TenantCluster.fromJson(json)) {
+        TenantCluster tc = onHost.apply(switch (TenantCluster.fromJson(json)) {
             case Parsed.Ok<TenantCluster> ok -> ok.value();
             case Parsed.Invalid<TenantCluster> bad -> throw new ReadFailedException("read TenantCluster " + key, 422,
                     bad.problems().toString());
-        };
+        });
         IsolationProfile profile = readProfile(tc);
         SyncPolicy policy = readPolicy(tc);
         List<JsonObject> hostObjects = new ArrayList<>();
@@ -430,6 +432,7 @@ public final class MigrationRunner {
         private Retries retries = Retries.DEFAULT;
         private int maxRounds = 50;
         private Function<TenantCluster, String> tenantCa = tc -> "";
+        private UnaryOperator<TenantCluster> onHost = UnaryOperator.identity();
 
         private Builder() {
         }
@@ -440,7 +443,6 @@ public final class MigrationRunner {
             return this;
         }
 
-        /** The planner; by default one with the default renderers. */
         /**
          * Where the tenant API's CA certificate (PEM) comes from, for the token Secrets of Pods copied into another
          * namespace (their {@code ca.crt}); without it they carry an empty one.
@@ -450,6 +452,17 @@ public final class MigrationRunner {
             return this;
         }
 
+        /**
+         * The TenantCluster as it is rendered on this host (e.g. with the host's Service range when it names none),
+         * applied to each TenantCluster read, so that the migration renders what provisioning renders; default: as
+         * read.
+         */
+        public Builder onHost(UnaryOperator<TenantCluster> onHost) {
+            this.onHost = Objects.requireNonNull(onHost, "onHost");
+            return this;
+        }
+
+        /** The planner; by default one with the default renderers. */
         public Builder planner(MigrationPlanner planner) {
             this.planner = Objects.requireNonNull(planner, "planner");
             return this;

@@ -37,9 +37,10 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      */
     public static final String DEFAULT_K3S_VERSION = "v1.35.5+k3s1";
     /**
-     * The tenant API's Service range when {@code spec.controlPlane.serviceCIDR} is not set: kubeadm's default, which
-     * holds kind's ({@code 10.96.0.0/16}). It must hold the host's Service IPs (a tenant Service takes its host copy's
-     * ClusterIP): set the field to the host's {@code --service-cluster-ip-range} when the host uses another.
+     * The tenant API's Service range when {@code spec.controlPlane.serviceCIDR} is not set and it holds the host's
+     * range: kubeadm's default, which holds kind's ({@code 10.96.0.0/16}). It must hold the host's Service IPs (a
+     * tenant Service takes its host copy's ClusterIP); on a host whose range it does not hold, provisioning renders
+     * the /12 block around the host's {@code kubernetes} Service instead.
      */
     public static final String DEFAULT_SERVICE_CIDR = "10.96.0.0/12";
     /** Datastore volume size when {@code spec.controlPlane.datastore.storage} is not set. */
@@ -133,8 +134,10 @@ public record TenantCluster(String apiVersion, String kind, ObjectMeta metadata,
      * @param version   the k3s version, e.g. {@code v1.35.5+k3s1}; default {@link TenantCluster#DEFAULT_K3S_VERSION}
      * @param datastore where the tenant API state is kept
      * @param resources CPU and memory for the k3s container; defaults chosen by the renderer when absent
-     * @param serviceCIDR the tenant API's Service range ({@code k3s --service-cidr}); it must be the host's, because
-     *                    a tenant Service takes the ClusterIP of its host copy; default {@link #DEFAULT_SERVICE_CIDR}
+     * @param serviceCIDR the tenant API's Service range ({@code k3s --service-cidr}); it must hold the host's,
+     *                    because a tenant Service takes the ClusterIP of its host copy; default
+     *                    {@link #DEFAULT_SERVICE_CIDR}, or on a host whose range that does not hold, the /12 block
+     *                    around the host's {@code kubernetes} Service
      * @param serviceNodePortRange the tenant API's node port range ({@code k3s --service-node-port-range}, written
      *                    {@code <first>-<last>}); it must hold the host's, because a tenant NodePort or LoadBalancer
      *                    Service takes the node ports of its host copy; unset: k3s's default, {@code 30000-32767},

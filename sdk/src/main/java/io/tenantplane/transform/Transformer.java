@@ -283,9 +283,17 @@ public final class Transformer {
         }
     }
 
+    /**
+     * True for the tenant API server's own {@code kubernetes} Service (and its Endpoints) in {@code default}: they
+     * belong to the tenant's API server and stay in the tenant ({@code TenantOnly}).
+     */
+    public static boolean isTenantApiService(String virtualNamespace, String name) {
+        return "default".equals(virtualNamespace) && "kubernetes".equals(name);
+    }
+
     private TransformResult tenantOnly(Work w) {
         String kind = w.src.kind();
-        boolean apiService = "default".equals(w.src.virtualNamespace()) && "kubernetes".equals(w.src.name())
+        boolean apiService = isTenantApiService(w.src.virtualNamespace(), w.src.name())
                 && (kind.equals("Service") || kind.equals("Endpoints"));
         boolean apiSlice = kind.equals("EndpointSlice") && "default".equals(w.src.virtualNamespace())
                 && "kubernetes".equals(Json.labels(w.host).get(SERVICE_NAME_LABEL));

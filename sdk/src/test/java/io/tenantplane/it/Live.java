@@ -87,7 +87,8 @@ final class Live implements AutoCloseable {
         return inProcess(KubeApiServer.builder().simulate(simulation).streams());
     }
 
-    private static Live inProcess(KubeApiServer.Builder builder) {
+    /** An in-process host built by {@code builder} (another Service range, ...), with the usual namespaces. */
+    static Live inProcess(KubeApiServer.Builder builder) {
         Live live;
         KubeApiServer server = builder
                 .namespaces("default", "kube-system", "kube-public", "kube-node-lease", "team-dev").build().start();

@@ -588,11 +588,28 @@ final class Store {
         create(accounts, namespace, Json.object("metadata", Json.object("name", "default")), WriteOptions.defaults());
     }
 
-    /** Creates the given namespaces at start, as a fresh cluster has them. */
+    /**
+     * Creates the given namespaces at start, as a fresh cluster has them, and, where {@code default} is among them,
+     * the {@code kubernetes} Service at the Service range's first address, as kube-apiserver's kubernetes-service
+     * controller does ({@code pkg/controlplane/controller/kubernetesservice/controller.go},
+     * {@code CreateOrUpdateMasterServiceIfNeeded}: labels {@code provider: kubernetes}, {@code component: apiserver},
+     * port {@code https} 443 to the secure port).
+     */
     void bootstrap(List<String> namespaceNames) {
         ResourceType type = registry.find("", "v1", "namespaces");
         for (String ns : namespaceNames) {
             create(type, null, Json.object("metadata", Json.object("name", ns)), WriteOptions.defaults());
+        }
+        ResourceType services = registry.find("", "v1", "services");
+        if (namespaceNames.contains("default") && services != null) {
+            JsonObject ports = Json.object("name", "https", "protocol", "TCP", "port", 443, "targetPort", 6443);
+            JsonArray list = new JsonArray();
+            list.add(ports);
+            create(services, "default", Json.object(
+                    "metadata", Json.object("name", "kubernetes", "labels",
+                            Json.object("provider", "kubernetes", "component", "apiserver")),
+                    "spec", Json.object("type", "ClusterIP", "clusterIP", serviceIps.first(), "ports", list,
+                            "sessionAffinity", "None")), WriteOptions.defaults());
         }
     }
 
