@@ -9,6 +9,7 @@ import io.tenantplane.TenantPlane;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.TenantCluster;
+import io.tenantplane.testkit.FaultRule;
 import io.tenantplane.testkit.KubeApiServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,35 @@ class HostServiceRangeIT {
                     .filter(o -> "StatefulSet".equals(Json.string(o, "kind"))).findFirst().orElseThrow()
                     .toString().contains("--service-cidr=10.32.0.0/12"));
         }
+    }
+
+    @Test
+    void theHostIsReadOncePerPlaneAndAFailedReadIsMadeAgainOnTheNextProvisioning() {
+        try (Live live = Live.inProcess(KubeApiServer.builder().serviceCidr("10.43.0.0/16"))) {
+            KubeApiServer host = live.requireHostServer();
+            host.faults().add(FaultRule.on("get", "services").inNamespace("default").times(1).respond(403));
+            TenantPlane plane = live.plane();
+            live.createTenant("dev");
+            plane.ensure(live.key("dev"));
+            assertEquals("10.96.0.0/12", serviceCidr(controlPlaneArgs(live, "dev")),
+                    "the read was refused: the default until a read succeeds");
+            assertEquals(1, host.faults().fired());
+
+            plane.ensure(live.key("dev"));
+            assertEquals("10.32.0.0/12", serviceCidr(controlPlaneArgs(live, "dev")),
+                    "the next provisioning read again, and the control plane follows");
+            long reads = kubernetesServiceReads(host);
+            plane.ensure(live.key("dev"));
+            plane.ensure(live.key("dev"));
+            assertEquals(reads, kubernetesServiceReads(host), "once known, the range is not read again");
+            assertEquals(2, reads, "one refused read, one that answered");
+        }
+    }
+
+    private static long kubernetesServiceReads(KubeApiServer host) {
+        return host.requests().entries().stream().filter(e -> e.verb().equals("get")
+                && e.resource().equals("services") && "default".equals(e.namespace())
+                && "kubernetes".equals(e.name())).count();
     }
 
     @Test
