@@ -5,12 +5,14 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.Retries;
+import io.tenantplane.controlplane.internal.ServiceRange;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.errors.TenantApiUnavailableException;
 import io.tenantplane.events.EventObserver;
 import io.tenantplane.explain.Explainer;
 import io.tenantplane.explain.Explanation;
 import io.tenantplane.explain.TraceResult;
+import io.tenantplane.json.Json;
 import io.tenantplane.migration.MigrationPlan;
 import io.tenantplane.migration.MigrationPlanner;
 import io.tenantplane.migration.MigrationProgress;
@@ -200,11 +202,35 @@ public final class TenantPlane {
      *         when the profile's LimitRange or quota would refuse the tenant's own control plane or DNS pods
      */
     public List<JsonObject> render(TenantCluster tenantCluster, IsolationProfile profile) {
+        return render(tenantCluster, profile, serviceRange == null ? null : serviceRange.range());
+    }
+
+    /**
+     * What {@link #ensure} writes for {@code tenantCluster} on the host {@code hostObjects} come from: as
+     * {@link #render(TenantCluster, IsolationProfile)}, with the Service range read from the host's
+     * {@code default/kubernetes} Service when it is among them (e.g. {@code kubectl get service kubernetes -n default
+     * -o yaml}), as provisioning reads it; without it, as the two-argument form.
+     *
+     * @throws io.tenantplane.model.InvalidResourceException as {@link #render(TenantCluster, IsolationProfile)}
+     */
+    public List<JsonObject> render(TenantCluster tenantCluster, IsolationProfile profile,
+                                   Collection<JsonObject> hostObjects) {
+        Objects.requireNonNull(hostObjects, "hostObjects");
+        String block = hostObjects.stream().filter(o -> "Service".equals(Json.string(o, "kind"))
+                        && "default".equals(Json.string(o, "metadata", "namespace"))
+                        && "kubernetes".equals(Json.string(o, "metadata", "name")))
+                .findFirst()
+                .flatMap(o -> ServiceRange.fromKubernetesServiceIp(
+                        Json.string(o, "spec", "clusterIP")))
+                .orElse(null);
+        return block == null ? render(tenantCluster, profile) : render(tenantCluster, profile, block);
+    }
+
+    private List<JsonObject> render(TenantCluster tenantCluster, IsolationProfile profile, String hostBlock) {
         Objects.requireNonNull(tenantCluster, "tenantCluster");
         Objects.requireNonNull(profile, "profile");
-        List<JsonObject> rendered = Provisioner.render(serviceRange == null ? tenantCluster
-                : io.tenantplane.controlplane.internal.ServiceRange.onHost(tenantCluster, serviceRange.range()),
-                profile);
+        List<JsonObject> rendered = Provisioner.render(
+                ServiceRange.onHost(tenantCluster, hostBlock), profile);
         List<Problem> misfits = BoundaryFit.problems(tenantCluster, profile, rendered);
         if (!misfits.isEmpty()) {
             throw new io.tenantplane.model.InvalidResourceException("TenantCluster " + tenantCluster.id()

@@ -30,10 +30,15 @@ final class RenderCommand implements Subcommand {
             "  tenantplane render -f examples/yaml",
             "  tenantplane render -f tenantcluster.yaml -f isolationprofile.yaml \\",
             "      -f syncpolicy.yaml -o json",
+            "  kubectl get service kubernetes -n default -o yaml > host.yaml",
+            "  tenantplane render -f examples/yaml --host host.yaml",
             "",
             "Exit codes: 0 rendered, 2 bad input (invalid or missing resources)."});
         s.addOption(Specs.requiredValues("FILE_OR_DIR", "TenantCluster(s) with their IsolationProfile and SyncPolicy "
                 + "(files or directories; - reads stdin). Other objects are ignored. Repeatable.", "-f", "--filename"));
+        s.addOption(Specs.values("FILE_OR_DIR", "Objects of the host (files or directories). With the Service "
+                + "kubernetes of namespace default among them, a TenantCluster that names no Service range is rendered "
+                + "with one that holds the host's, as provisioning renders it there. Repeatable.", "--host"));
         s.addOption(Specs.value("TENANT", "Render only the TenantCluster of this name.", "--tenant"));
         s.addOption(Specs.value("FORMAT", "yaml (default: a multi-document stream kubectl apply -f accepts) or json "
                 + "(a v1 List).", "-o", "--output"));
@@ -45,7 +50,8 @@ final class RenderCommand implements Subcommand {
         Format format = Format.parse(a.string("-o", "yaml"), Format.YAML, Format.JSON);
         List<String> files = a.strings("-f");
         String tenant = a.string("--tenant");
-        Workspace ws = Workspace.read(files, List.of(), a.stdin());
+        Workspace ws = Workspace.read(files, a.strings("--host"), a.stdin());
+        List<JsonObject> host = ws.hostObjectsAsGiven();
         CustomResources crs = ws.customResources();
         List<TenantCluster> tcs = crs.tenantClusters().stream()
                 .filter(tc -> tenant == null || tenant.equals(tc.tenant())).toList();
@@ -59,7 +65,7 @@ final class RenderCommand implements Subcommand {
             IsolationProfile ip = crs.isolationProfileFor(tc).orElseThrow(() -> new CliException(null,
                     "spec.isolationProfileRef.name", "TenantCluster " + tc.id() + " has no IsolationProfile among the "
                     + "inputs", "add its IsolationProfile's manifest with -f"));
-            objects.addAll(Engine.plane().render(tc, ip));
+            objects.addAll(Engine.plane().render(tc, ip, host));
         }
         a.print(format == Format.JSON ? Manifests.toJson(objects) : yaml(objects));
         return Main.OK;

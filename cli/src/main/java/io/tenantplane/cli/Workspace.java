@@ -194,6 +194,11 @@ final class Workspace {
         return s != null && (s.migration() != null || s.mode() != null && s.mode() != tc.mode());
     }
 
+    /** The {@code --host} objects as they were given (no namespace filled in). */
+    List<JsonObject> hostObjectsAsGiven() {
+        return hostObjects.stream().map(Doc::object).toList();
+    }
+
     private List<JsonObject> hostObjects(String hostNamespace) {
         List<JsonObject> out = new ArrayList<>();
         for (Doc h : hostObjects) {

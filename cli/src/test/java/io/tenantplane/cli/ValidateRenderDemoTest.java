@@ -67,6 +67,20 @@ class ValidateRenderDemoTest {
     }
 
     @Test
+    void renderWithTheHostsKubernetesServiceGivesTheServiceRangeProvisioningWouldUseThere() {
+        Cli.Result plain = Cli.run("render", "-f", Cli.examples().toString());
+        assertEquals(0, plain.code(), plain::toString);
+        assertTrue(plain.out().contains("--service-cidr=10.96.0.0/12"), plain::toString);
+        Cli.Result onK3s = Cli.run("render", "-f", Cli.examples().toString(), "--host",
+                Cli.fixture("k3s-host-kubernetes-service.yaml"));
+        assertEquals(0, onK3s.code(), onK3s::toString);
+        assertTrue(onK3s.out().contains("--service-cidr=10.32.0.0/12"),
+                () -> "the /12 block around 10.43.0.1 holds the k3s host's 10.43.0.0/16:\n" + onK3s.out());
+        assertFalse(onK3s.out().contains("kind: Service\nmetadata:\n  name: kubernetes"),
+                "host objects are read, never rendered");
+    }
+
+    @Test
     void renderAsJsonIsAKubernetesListThatParses() {
         Cli.Result r = Cli.run("render", "-f", Cli.examples().toString(), "-o", "json");
         assertEquals(0, r.code(), r::toString);
