@@ -363,8 +363,11 @@ public final class Applier {
      * Replaces {@code decision.observed()} by {@code decision.desired()} under the same name, for a field the API
      * server never lets change (a Service's ClusterIP): a delete with the observed object's uid and resourceVersion as
      * preconditions, then a create. When the create is refused the observed object is created again as it was (without
-     * what its server allocated), so the object is never lost; the outcome is then the refusal. A precondition that
-     * fails (the object changed meanwhile) writes nothing; the next pass decides again.
+     * what its server allocated), so the object is never lost; the outcome is then the refusal. When another writer got
+     * there first (the object changed or was deleted meanwhile, so the delete's preconditions fail or it finds
+     * nothing; or it was created again between the delete and the create), nothing more is written and the outcome is
+     * not a failure: the next pass decides again. In particular an object its owner deleted meanwhile is never
+     * created again from the stale copy.
      */
     public Outcome recreate(Decision decision) {
         Objects.requireNonNull(decision, "decision");
@@ -374,13 +377,24 @@ public final class Applier {
         String ns = kind.namespaced() ? Json.string(observed, "metadata", "namespace") : null;
         String name = Json.string(observed, "metadata", "name");
         Rest.Reply deleted = rest.call("DELETE", kind.objectPath(ns, name), Map.of(), deleteOptions(observed, null));
-        if (!deleted.ok() && deleted.code() != 404) {
+        if (deleted.code() == 404 || deleted.code() == 409) {
+            return new Outcome.NotWritten(decision.withMessage(decision.message() + "; not written: " + kind.kind()
+                    + " " + name + " was " + (deleted.code() == 404 ? "deleted" : "changed") + " meanwhile ("
+                    + deleted.code() + " " + deleted.message() + "), the next pass decides again"));
+        }
+        if (!deleted.ok()) {
             observer.apiError("delete", kind.plural(), deleted.code());
             return failed(decision, deleted, 1);
         }
         Rest.Reply created = rest.call("POST", kind.collectionPath(ns), query(), withType(fresh(desired), kind));
         if (created.ok()) {
             return new Outcome.Applied(decision, created.body(), 1);
+        }
+        if (created.code() == 409 && "AlreadyExists".equals(created.reason())) {
+            // Another writer created it between our delete and our create: nothing is lost, and it is not ours to
+            // replace again now.
+            return new Outcome.NotWritten(decision.withMessage(decision.message() + "; not written: " + kind.kind()
+                    + " " + name + " was created again meanwhile by another writer, the next pass decides again"));
         }
         observer.apiError("create", kind.plural(), created.code());
         JsonObject restore = withType(fresh(observed), kind);

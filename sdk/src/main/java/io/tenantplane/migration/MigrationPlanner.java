@@ -921,9 +921,10 @@ public final class MigrationPlanner {
                         ? "its host copy is deleted; inside the tenant the Service is served by the agents' own "
                         + "proxy, from the Pods on the agents"
                         : "its host copy is created in " + tns + " before the Pods move and takes the cluster IP the "
-                        + "old copy gives up, so the tenant Service keeps its IP; the host copy's name is in " + tns
-                        + " from then on, so anything on the host that used the old copy's DNS name must follow";
-                out.add(new WorkloadImpact("Service", vns, name(svc), target == Mode.PRIVATE ? "none" : "host name change",
+                        + "old copy gives up just before, so the tenant Service keeps its IP (between the two writes "
+                        + "the IP reaches no Pod); the host copy's name is in " + tns + " from then on, so anything on "
+                        + "the host that used the old copy's DNS name must follow";
+                out.add(new WorkloadImpact("Service", vns, name(svc), target == Mode.PRIVATE ? "none" : "brief gap",
                         sees));
             }
             return out;

@@ -303,6 +303,36 @@ class ApplierTest {
     }
 
     @Test
+    void recreateReplacesTheObjectUnderItsNameAndWritesNothingWhenAnotherWriterGotThereFirst() throws Exception {
+        CoreV1Api core = new CoreV1Api(client);
+        JsonObject a = created("a", "1");
+        Outcome replaced = applier.recreate(decision(Action.UPDATE, "a", configMap("a", "2"), a));
+        JsonObject now = assertInstanceOf(Outcome.Applied.class, replaced, replaced::toString).result();
+        assertEquals("2", Json.string(now, "data", "v"));
+        assertFalse(Json.string(a, "metadata", "uid").equals(Json.string(now, "metadata", "uid")), "a new object");
+
+        // Deleted meanwhile (by its owner, or by another pass that is replacing it): never created again from the
+        // stale copy.
+        JsonObject b = created("b", "1");
+        core.deleteNamespacedConfigMap("b", "default").execute();
+        Outcome gone = applier.recreate(decision(Action.UPDATE, "b", configMap("b", "2"), b));
+        assertInstanceOf(Outcome.NotWritten.class, gone, gone::toString);
+        assertTrue(gone.decision().message().contains("deleted meanwhile"), gone::toString);
+        assertTrue(core.listNamespacedConfigMap("default").execute().getItems().stream()
+                .noneMatch(cm -> cm.getMetadata().getName().equals("b")), "b stays deleted");
+
+        // Changed meanwhile: the delete's preconditions fail; what the other writer wrote stays.
+        JsonObject c = created("c", "1");
+        Outcome changed = applier.apply(decision(Action.UPDATE, "c", configMap("c", "other"), c),
+                Applier.Replanner.NONE);
+        assertInstanceOf(Outcome.Applied.class, changed, changed::toString);
+        Outcome stale = applier.recreate(decision(Action.UPDATE, "c", configMap("c", "2"), c));
+        assertInstanceOf(Outcome.NotWritten.class, stale, stale::toString);
+        assertTrue(stale.decision().message().contains("changed meanwhile"), stale::toString);
+        assertEquals("other", core.readNamespacedConfigMap("c", "default").execute().getData().get("v"));
+    }
+
+    @Test
     void decisionsThatWriteNothingSendNothing() {
         server.requests().reset();
         Outcome o = applier.apply(decision(Action.UNCHANGED, "a", configMap("a", "1"), configMap("a", "1")),
