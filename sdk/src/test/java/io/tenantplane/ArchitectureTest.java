@@ -275,4 +275,20 @@ class ArchitectureTest {
         }
         assertEquals(actual, documented, "docs/sdk.md's list of internal types names every one and no other");
     }
+
+    /** docs/sdk.md documents every public method of the front door and its builder (as {@code `name(} or {@code .name(}). */
+    @Test
+    void docsSdkMdNamesEveryPublicMethodOfTheFrontDoorAndItsBuilder() throws IOException {
+        String docs = Files.readString(DOC);
+        List<String> missing = new ArrayList<>();
+        for (Class<?> type : List.of(io.tenantplane.TenantPlane.class, io.tenantplane.TenantPlane.Builder.class)) {
+            for (java.lang.reflect.Method m : type.getDeclaredMethods()) {
+                if (java.lang.reflect.Modifier.isPublic(m.getModifiers()) && !m.isSynthetic()
+                        && !Pattern.compile("[`.]" + m.getName() + "\\(").matcher(docs).find()) {
+                    missing.add(type.getSimpleName() + "." + m.getName());
+                }
+            }
+        }
+        assertTrue(missing.isEmpty(), "docs/sdk.md does not document " + missing.stream().distinct().sorted().toList());
+    }
 }
