@@ -27,9 +27,7 @@ final class HostServiceRange {
 
     /** {@code tc} as rendered on this host, reading the host first when that is still to be done and matters. */
     TenantCluster onHost(TenantCluster tc) {
-        boolean names = tc.spec() != null && tc.spec().controlPlane() != null
-                && tc.spec().controlPlane().serviceCIDR() != null;
-        if (!known && !names && tc.mode() != TenantCluster.Mode.PRIVATE) {
+        if (!known && ServiceRange.takesHostRange(tc)) {
             read();
         }
         return ServiceRange.onHost(tc, range);

@@ -57,8 +57,7 @@ final class ServiceIps {
 
     /** The range's first address, the {@code kubernetes} Service's. */
     String first() {
-        long a = base + 1;
-        return (a >> 24 & 255) + "." + (a >> 16 & 255) + "." + (a >> 8 & 255) + "." + (a & 255);
+        return format(base + 1);
     }
 
     /** Why {@code ip} cannot be given to Service {@code owner}, or null when it can. */

@@ -22,8 +22,6 @@ import java.util.regex.Pattern;
  */
 public final class ServiceRange {
     private static final Pattern IPV4 = Pattern.compile("([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})");
-    private static final Pattern IPV4_CIDR = Pattern.compile("([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})\\.([0-9]{1,3})"
-            + "/([0-9]{1,2})");
     /** The widest IPv4 Service range kube-apiserver takes. */
     private static final int WIDEST = 12;
 
@@ -39,7 +37,7 @@ public final class ServiceRange {
         if (a < 0) {
             return Optional.empty();
         }
-        long block = a & 0xFFF00000L;
+        long block = a & mask(WIDEST);
         return Optional.of((block >> 24 & 255) + "." + (block >> 16 & 255) + "." + (block >> 8 & 255) + "."
                 + (block & 255) + "/" + WIDEST);
     }
@@ -51,8 +49,7 @@ public final class ServiceRange {
         if (o == null || i == null || i[1] < o[1]) {
             return false;
         }
-        long mask = o[1] == 0 ? 0 : (0xFFFFFFFFL << (32 - o[1])) & 0xFFFFFFFFL;
-        return (o[0] & mask) == (i[0] & mask);
+        return (o[0] & mask(o[1])) == (i[0] & mask(o[1]));
     }
 
     /**
@@ -61,21 +58,27 @@ public final class ServiceRange {
      * on the host (not private mode) and the default does not hold the host's range; else {@code tc} itself.
      */
     public static TenantCluster onHost(TenantCluster tc, String hostRange) {
+        if (hostRange == null || !takesHostRange(tc) || holds(TenantCluster.DEFAULT_SERVICE_CIDR, hostRange)) {
+            return tc;
+        }
         TenantCluster.Spec spec = tc.spec();
-        if (hostRange == null || spec == null || tc.mode() == TenantCluster.Mode.PRIVATE
-                || holds(TenantCluster.DEFAULT_SERVICE_CIDR, hostRange)) {
-            return tc;
-        }
         TenantCluster.ControlPlane cp = spec.controlPlane();
-        if (cp != null && cp.serviceCIDR() != null) {
-            return tc;
-        }
         TenantCluster.ControlPlane withRange = cp == null
                 ? new TenantCluster.ControlPlane(null, null, null, null, hostRange, null)
                 : new TenantCluster.ControlPlane(cp.replicas(), cp.version(), cp.datastore(), cp.resources(),
                 hostRange, cp.serviceNodePortRange());
         return new TenantCluster(tc.apiVersion(), tc.kind(), tc.metadata(), new TenantCluster.Spec(spec.mode(),
                 spec.isolationProfileRef(), spec.syncPolicyRef(), spec.hostNamespace(), withRange), tc.status());
+    }
+
+    /**
+     * True when {@code tc}'s rendering depends on the host's range: its Pods run on the host (not private mode) and it
+     * names no {@code spec.controlPlane.serviceCIDR}.
+     */
+    public static boolean takesHostRange(TenantCluster tc) {
+        TenantCluster.Spec spec = tc.spec();
+        return spec != null && tc.mode() != TenantCluster.Mode.PRIVATE
+                && (spec.controlPlane() == null || spec.controlPlane().serviceCIDR() == null);
     }
 
     /** An IPv4 address as a number, or -1. */
@@ -97,23 +100,20 @@ public final class ServiceRange {
 
     /** {address, prefix} of an IPv4 CIDR without host bits, or null. */
     private static long[] parse(String cidr) {
-        Matcher m = cidr == null ? null : IPV4_CIDR.matcher(cidr);
-        if (m == null || !m.matches()) {
+        int slash = cidr == null ? -1 : cidr.indexOf('/');
+        if (slash < 0 || !cidr.substring(slash + 1).matches("[0-9]{1,2}")) {
             return null;
         }
-        long a = 0;
-        for (int g = 1; g <= 4; g++) {
-            int octet = Integer.parseInt(m.group(g));
-            if (octet > 255) {
-                return null;
-            }
-            a = a << 8 | octet;
-        }
-        int prefix = Integer.parseInt(m.group(5));
-        if (prefix > 32) {
+        long a = address(cidr.substring(0, slash));
+        int prefix = Integer.parseInt(cidr.substring(slash + 1));
+        if (a < 0 || prefix > 32 || (a & ~mask(prefix) & 0xFFFFFFFFL) != 0) {
             return null;
         }
-        long mask = prefix == 0 ? 0 : (0xFFFFFFFFL << (32 - prefix)) & 0xFFFFFFFFL;
-        return (a & ~mask & 0xFFFFFFFFL) != 0 ? null : new long[] {a, prefix};
+        return new long[] {a, prefix};
+    }
+
+    /** The network mask of an IPv4 prefix length. */
+    private static long mask(long prefix) {
+        return prefix == 0 ? 0 : (0xFFFFFFFFL << (32 - prefix)) & 0xFFFFFFFFL;
     }
 }
