@@ -16,6 +16,13 @@ public record ControlPlaneNames(String tenant, String namespace) {
     public static final String DNS_TOKEN_KEY = "token";
     /** The key of the kubeconfig inside {@link #kubeconfigSecret()}. */
     public static final String KUBECONFIG_KEY = "config";
+    /**
+     * The key of the tenant API server's front-proxy CA inside {@link #kubeconfigSecret()} (shared and dedicated
+     * mode): k3s's request-header CA ({@code server/tls/request-header-ca.crt}), which signs the client certificate its
+     * aggregator presents to aggregated API servers. tenantplane's kubelet endpoint trusts it for that tenant's
+     * {@code metrics.k8s.io} calls.
+     */
+    public static final String REQUEST_HEADER_CA_KEY = "request-header-ca.crt";
     /** The key of the k3s join token inside {@link #tokenSecret()}. */
     public static final String TOKEN_KEY = "token";
     /** The key of the k3s config drop-in in {@link #kubeletClientSecret()}. */

@@ -40,10 +40,13 @@ import java.util.Objects;
  * <p><b>The kubeconfig.</b> k3s writes its admin kubeconfig to a file. A second container, {@code kubeconfig-publisher}
  * (same image, it carries {@code kubectl}), points the kubeconfig at {@code https://<tenant>-api.<namespace>.svc:443}
  * (a name in the server certificate, see {@code --tls-san}) and writes it into the Secret under
- * {@value ControlPlaneNames#KUBECONFIG_KEY} with server-side apply, owning only that key. With an etcd datastore or
+ * {@value ControlPlaneNames#KUBECONFIG_KEY} with server-side apply, owning only its keys. With an etcd datastore or
  * in private mode it also publishes k3s's join token ({@code /var/lib/rancher/k3s/server/token}) into
  * {@code <tenant>-token} under {@value ControlPlaneNames#TOKEN_KEY}: the other etcd replicas and the tenant's own k3s
- * agents (private mode) join with it. The renderer emits the
+ * agents (private mode) join with it. In shared and dedicated mode the Secret also carries k3s's request-header CA
+ * under {@value ControlPlaneNames#REQUEST_HEADER_CA_KEY}, read from k3s's data directory (mounted read-only into the
+ * publisher): tenantplane's kubelet endpoint trusts it for the tenant's aggregated {@code metrics.k8s.io} calls. The
+ * renderer emits the
  * Secret without data so that the Role can name it ({@code resourceNames} cannot restrict {@code create}); whoever
  * applies these manifests must not remove data it did not render (server-side apply does exactly that). Only the
  * publisher container gets a host API token.
@@ -363,6 +366,9 @@ public final class ControlPlaneRenderer {
         return publisherScript(token, false);
     }
 
+    /** k3s's request-header CA, which signs the client certificate of its aggregator ({@code --proxy-client-cert-file}). */
+    static final String REQUEST_HEADER_CA = DATA_DIR + "/server/tls/request-header-ca.crt";
+
     static String publisherScript(boolean token, boolean dns) {
         List<String> lines = new ArrayList<>(List.of(
                 "set -eu",
@@ -381,8 +387,14 @@ public final class ControlPlaneRenderer {
                 "while true; do",
                 "  cat \"$src\" > /tmp/config",
                 "  kubectl config set-cluster default --server=\"$TENANT_API_SERVER\" --kubeconfig=/tmp/config >/dev/null",
+                // In shared and dedicated mode (dns) the request-header CA goes along: tenantplane's kubelet endpoint
+                // trusts it for this tenant's aggregated metrics.k8s.io calls. Read from k3s's files, not from the
+                // tenant API, where a tenant admin could rewrite extension-apiserver-authentication.
                 "  kubectl create secret generic \"$KUBECONFIG_SECRET\" --namespace=\"$POD_NAMESPACE\" "
-                        + "--from-file=" + ControlPlaneNames.KUBECONFIG_KEY + "=/tmp/config --dry-run=client -o yaml "
+                        + "--from-file=" + ControlPlaneNames.KUBECONFIG_KEY + "=/tmp/config "
+                        + (dns ? "--from-file=" + ControlPlaneNames.REQUEST_HEADER_CA_KEY + "=" + REQUEST_HEADER_CA + " "
+                        : "")
+                        + "--dry-run=client -o yaml "
                         + "| kubectl apply --server-side --field-manager=" + FIELD_MANAGER + " --force-conflicts -f - "
                         + ">/dev/null"));
         if (token) {
@@ -479,7 +491,8 @@ public final class ControlPlaneRenderer {
                 obj("name", "host-api-token", "mountPath", "/var/run/secrets/kubernetes.io/serviceaccount",
                         "readOnly", true)));
         boolean token = publishesToken(tc);
-        if (token) {
+        if (token || kubeletEndpoint) {
+            // The join token (etcd, private mode) and k3s's request-header CA (shared, dedicated) are k3s's files.
             publisherMounts.add(obj("name", "data", "mountPath", DATA_DIR, "readOnly", true));
         }
         List<Object> publisherEnv = new ArrayList<>(env);

@@ -213,6 +213,49 @@ public final class KubeletCa {
         return context(own, readCertificate(trustedCaPem));
     }
 
+    /**
+     * The endpoint's TLS server context: it presents {@code serving} and admits a client certificate this CA signed or
+     * one of a tenant's aggregator ({@code proxies}).
+     */
+    SSLContext serverContext(Credential serving, FrontProxies proxies) {
+        try {
+            char[] pass = new char[0];
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(null, pass);
+            keys.setKeyEntry("own", serving.privateKey(), pass, new X509Certificate[] {serving.certificate(),
+                    certificate});
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(keys, pass);
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, pass);
+            trust.setCertificateEntry("ca", certificate);
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            javax.net.ssl.X509TrustManager own = null;
+            for (javax.net.ssl.TrustManager tm : tmf.getTrustManagers()) {
+                if (tm instanceof javax.net.ssl.X509TrustManager x) {
+                    own = x;
+                }
+            }
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(kmf.getKeyManagers(), new javax.net.ssl.TrustManager[] {proxies.trust(own)}, RANDOM);
+            return ctx;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot build the kubelet TLS context: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether this CA signed {@code certificate} (and it is valid now). */
+    boolean signed(X509Certificate certificate) {
+        try {
+            certificate.verify(this.certificate.getPublicKey());
+            certificate.checkValidity();
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
     private static SSLContext context(Credential own, X509Certificate certificate) {
         try {
             char[] pass = new char[0];

@@ -102,6 +102,9 @@ public final class KubeletServer implements AutoCloseable {
     private final Duration idleTimeout;
     private final Map<TenantKey, Semaphore> perTenant = new ConcurrentHashMap<>();
     private final Set<Stream> open = ConcurrentHashMap.newKeySet();
+    private final KubeletCa ca;
+    private final FrontProxies frontProxies;
+    private final MetricsApi metricsApi;
     private final Thread watchdog;
     private volatile boolean closed;
 
@@ -119,7 +122,10 @@ public final class KubeletServer implements AutoCloseable {
         this.sockets = streams.newBuilder().connectionPool(new okhttp3.ConnectionPool(0, 1, TimeUnit.SECONDS))
                 .build();
         this.allowExec = b.allowExec;
-        SSLContext tls = b.ca.context(b.serving);
+        this.ca = b.ca;
+        this.frontProxies = new FrontProxies(host, System::nanoTime);
+        this.metricsApi = new MetricsApi(host);
+        SSLContext tls = b.ca.serverContext(b.serving, frontProxies);
         this.server = (SSLServerSocket) tls.getServerSocketFactory().createServerSocket(b.port, 128, b.bindAddress);
         server.setNeedClientAuth(true);
         this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tenantplane-kubelet-", 0).factory());
@@ -224,20 +230,36 @@ public final class KubeletServer implements AutoCloseable {
         long start = System.nanoTime();
         Call call = Call.parse(ex.method, ex.path);
         TenantKey tenant = null;
+        String user = null;
         Answer answer;
         try {
             if (call.verb().equals("healthz")) {
                 answer = text(ex, 200, "Healthy", "ok");
                 return;
             }
-            Optional<KubeletCa.Identity> who = ex.peer().flatMap(KubeletCa::tenantOf);
-            if (who.isEmpty()) {
-                answer = text(ex, 403, "NotATenant", "the client certificate names no tenant: only a tenant API "
-                        + "server's kubelet client certificate, issued by tenantplane, is admitted");
+            Optional<java.security.cert.X509Certificate> peer = ex.peer();
+            // The TLS layer admits two kinds of certificate; which one this is decides what may be called.
+            Optional<KubeletCa.Identity> who = peer.filter(ca::signed).flatMap(KubeletCa::tenantOf);
+            if (who.isPresent()) {
+                tenant = who.get().tenant();
+                if (call.verb().equals("metricsApi")) {
+                    answer = text(ex, 403, "NotTheAggregator", "metrics.k8s.io is served to a tenant API server's "
+                            + "aggregator (its front-proxy client certificate), not to its kubelet client");
+                    return;
+                }
+                answer = serve(ex, call, who.get());
                 return;
             }
-            tenant = who.get().tenant();
-            answer = serve(ex, call, who.get());
+            Optional<FrontProxies.Tenant> aggregator = peer.flatMap(frontProxies::identify);
+            if (aggregator.isEmpty()) {
+                answer = text(ex, 403, "NotATenant", "the client certificate names no tenant: only a tenant API "
+                        + "server's kubelet client certificate, issued by tenantplane, or its aggregator's "
+                        + "certificate, is admitted");
+                return;
+            }
+            tenant = aggregator.get().key();
+            user = ex.header("X-Remote-User");
+            answer = metrics(ex, call, aggregator.get(), peer.get());
         } catch (IOException e) {
             ex.closeAfter();
             answer = new Answer(499, "ClientGone", "the caller went away: " + e.getMessage(), null);
@@ -254,7 +276,7 @@ public final class KubeletServer implements AutoCloseable {
         }
         if (tenant != null) {
             observer.kubeletRequest(tenant, new KubeletRequest(call.verb(), call.namespace(), call.pod(),
-                    call.container(), answer.hostPod(), null, answer.code(), answer.reason(), answer.message(),
+                    call.container(), answer.hostPod(), user, answer.code(), answer.reason(), answer.message(),
                     Duration.ofNanos(System.nanoTime() - start)));
         }
     }
@@ -325,6 +347,78 @@ public final class KubeletServer implements AutoCloseable {
         } finally {
             mine.release();
         }
+    }
+
+    /**
+     * A call of a tenant API server's aggregator: {@code metrics.k8s.io} of that tenant ({@link MetricsApi}). Admitted
+     * only with the common name kube-apiserver's front proxy has in k3s ({@value FrontProxies#ALLOWED_NAME}, its
+     * {@code requestheader-allowed-names}), while the TenantCluster whose CA signed the certificate exists with the uid
+     * it had when the CA was read. The caller's identity ({@code X-Remote-User}) was authorized by the tenant API server
+     * before it proxied the call (kube-apiserver authorizes every request, aggregated ones included, before its
+     * aggregator proxies it); it is recorded, not checked again.
+     */
+    private Answer metrics(Exchange ex, Call call, FrontProxies.Tenant aggregator,
+                           java.security.cert.X509Certificate peer) throws IOException {
+        String cn = commonName(peer);
+        if (!FrontProxies.ALLOWED_NAME.equals(cn)) {
+            return text(ex, 403, "NotTheAggregator", "a certificate of tenant " + aggregator.key() + "'s front-proxy "
+                    + "CA with common name \"" + cn + "\" is not its aggregator's (" + FrontProxies.ALLOWED_NAME + ")");
+        }
+        if (!call.verb().equals("metricsApi")) {
+            return text(ex, 403, "NotTheKubelet", "a tenant API server's aggregator may call metrics.k8s.io only, not "
+                    + ex.method + " " + call.path());
+        }
+        if (!ex.method.equals("GET")) {
+            return json(ex, MetricsApi.status(405, "MethodNotAllowed", "the server does not allow this method on the "
+                    + "requested resource"));
+        }
+        TenantKey key = aggregator.key();
+        Optional<JsonObject> tcJson;
+        try {
+            tcJson = host.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        } catch (ReadFailedException e) {
+            return json(ex, MetricsApi.status(503, "ServiceUnavailable", "cannot read TenantCluster " + key + ": "
+                    + e.getMessage()));
+        }
+        if (tcJson.isEmpty() || !aggregator.uid().equals(Json.string(tcJson.get(), "metadata", "uid"))
+                || !(TenantCluster.fromJson(tcJson.get()) instanceof Parsed.Ok<TenantCluster> ok)) {
+            return text(ex, 403, "TenantGone", "TenantCluster " + key + " whose aggregator CA signed this "
+                    + "certificate no longer exists");
+        }
+        Semaphore mine = perTenant.computeIfAbsent(key, k -> new Semaphore(maxStreamsPerTenant));
+        if (!mine.tryAcquire()) {
+            return json(ex, MetricsApi.status(429, "TooManyRequests", "tenant " + key + " has " + maxStreamsPerTenant
+                    + " kubelet calls open already (the most one tenant may have); try again"));
+        }
+        try {
+            return json(ex, metricsApi.serve(ok.value(), call.path(), ex.firstQuery()));
+        } finally {
+            mine.release();
+        }
+    }
+
+    private static String commonName(java.security.cert.X509Certificate c) {
+        try {
+            for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(
+                    c.getSubjectX500Principal().getName()).getRdns()) {
+                if (rdn.getType().equalsIgnoreCase("CN")) {
+                    return String.valueOf(rdn.getValue());
+                }
+            }
+        } catch (javax.naming.InvalidNameException e) {
+            return "";
+        }
+        return "";
+    }
+
+    private static Answer json(Exchange ex, MetricsApi.Reply reply) throws IOException {
+        byte[] body = Json.gson().toJson(reply.body()).getBytes(StandardCharsets.UTF_8);
+        ex.head(reply.code(), Map.of("Content-Type", "application/json", "Content-Length",
+                String.valueOf(body.length)));
+        ex.out.write(body);
+        ex.out.flush();
+        return new Answer(reply.code(), reply.reason(), reply.code() == 200 ? "served " + reply.reason()
+                : Json.string(reply.body(), "message"), null);
     }
 
     private Answer servePod(Exchange ex, Call call, TenantCluster tc) throws IOException {
@@ -549,6 +643,7 @@ public final class KubeletServer implements AutoCloseable {
             String first = p.length == 0 ? "" : p[0];
             return switch (first) {
                 case "healthz" -> new Call("healthz", null, null, null, path);
+                case "apis" -> new Call("metricsApi", null, null, null, path);
                 case "stats" -> new Call("stats", null, null, null, path);
                 case "metrics" -> new Call("metrics", null, null, null, path);
                 case "containerLogs" -> p.length == 4 ? new Call(first, p[1], p[2], p[3], path)

@@ -19,9 +19,25 @@ final class Discovery {
     private static final Pattern KUBE_VERSION = Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?");
 
     private final Registry registry;
+    /** Groups served elsewhere (aggregated APIs), merged into {@code /apis} after the registry's. */
+    private volatile java.util.function.Supplier<Map<String, List<String>>> aggregated = Map::of;
 
     Discovery(Registry registry) {
         this.registry = registry;
+    }
+
+    void aggregated(java.util.function.Supplier<Map<String, List<String>>> groups) {
+        this.aggregated = groups;
+    }
+
+    private Map<String, List<String>> groupVersions() {
+        Map<String, List<String>> all = new java.util.LinkedHashMap<>(registry.groupVersions());
+        aggregated.get().forEach((g, versions) -> {
+            List<String> merged = new ArrayList<>(all.getOrDefault(g, List.of()));
+            versions.stream().filter(v -> !merged.contains(v)).forEach(merged::add);
+            all.put(g, merged);
+        });
+        return all;
     }
 
     JsonObject version() {
@@ -39,7 +55,7 @@ final class Discovery {
 
     JsonObject groupList() {
         JsonArray groups = new JsonArray();
-        for (Map.Entry<String, List<String>> e : registry.groupVersions().entrySet()) {
+        for (Map.Entry<String, List<String>> e : groupVersions().entrySet()) {
             if (!e.getKey().isEmpty()) {
                 groups.add(group(e.getKey(), e.getValue()));
             }
@@ -49,7 +65,7 @@ final class Discovery {
 
     /** The APIGroup document for one group, or null when the group is not served. */
     JsonObject group(String name) {
-        List<String> versions = registry.groupVersions().get(name);
+        List<String> versions = groupVersions().get(name);
         if (versions == null || name.isEmpty()) {
             return null;
         }

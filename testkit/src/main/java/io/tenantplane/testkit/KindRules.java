@@ -495,6 +495,10 @@ final class KindRules {
                 RbacSpecs.validate(t.plural(), o, old, causes);
             }
             case "coordination.k8s.io/leases" -> leaseSpec(Json.obj(o, "spec"), causes);
+            case "apiregistration.k8s.io/apiservices" -> {
+                ApiServiceSpecs.defaults(o);
+                ApiServiceSpecs.validate(o, causes);
+            }
             default -> {
                 return false;
             }

@@ -45,6 +45,8 @@ public final class KubeApiServer implements AutoCloseable {
     private final Registry registry = new Registry();
     private final ClusterSimulator simulator;
     private final ContainerLogs containerLogs = new ContainerLogs();
+    /** metrics-server, when built with {@link Builder#metricsServer()}; null otherwise. */
+    private final MetricsServer metrics;
     /** The streaming subresources, when built with {@link Builder#streams()}; null otherwise. */
     private final StreamUpgrades upgrades;
     private java.net.ServerSocket front;
@@ -71,6 +73,8 @@ public final class KubeApiServer implements AutoCloseable {
         this.router = new Router(registry, store, hub, log, faults, b.clock, b.bookmarkInterval,
                 () -> "127.0.0.1:" + port);
         router.podLogs(new PodLogs(store, registry, containerLogs, b.clock, b.kubeletClient, this::simulates));
+        this.metrics = b.metricsServer ? new MetricsServer(store, registry, b.clock, this::simulates) : null;
+        router.aggregation(new Aggregator(store, registry, b.proxyClient), metrics);
         this.clock = b.clock;
         this.tls = b.tls;
         this.upgrades = b.streams ? new StreamUpgrades(store, registry, b.kubeletClient, this::simulates) : null;
@@ -93,6 +97,28 @@ public final class KubeApiServer implements AutoCloseable {
             throw new IllegalArgumentException("no pod " + namespace + "/" + pod + " to log to", e);
         }
         containerLogs.append(Json.str(Json.meta(p), "uid"), container, clock.instant(), line);
+    }
+
+    /**
+     * Sets the usage metrics-server reports for {@code container} of Pod {@code namespace/pod} from now on (stamped
+     * with this server's clock), as if scraped from its kubelet; {@code cpu} and {@code memory} are quantities
+     * ({@code "250m"}, {@code "64Mi"}). A pod is in {@code metrics.k8s.io} once every container of it has usage and
+     * while it is Running (see {@link Builder#metricsServer()}).
+     *
+     * @throws IllegalStateException when this server was not built with {@link Builder#metricsServer()}
+     * @throws IllegalArgumentException when the pod does not exist or a quantity does not parse
+     */
+    public void setContainerUsage(String namespace, String pod, String container, String cpu, String memory) {
+        if (metrics == null) {
+            throw new IllegalStateException("this server serves no metrics API: build it with metricsServer()");
+        }
+        JsonObject p;
+        try {
+            p = store.get(registry.find("", "v1", "pods"), namespace, pod);
+        } catch (ApiError e) {
+            throw new IllegalArgumentException("no pod " + namespace + "/" + pod + " to set usage of", e);
+        }
+        metrics.set(Json.str(Json.meta(p), "uid"), container, cpu, memory);
     }
 
     /** Whether this server's simulator runs the kubelet of node {@code name}. */
@@ -423,8 +449,73 @@ public final class KubeApiServer implements AutoCloseable {
         private javax.net.ssl.SSLContext kubeletClient;
         private boolean streams;
         private javax.net.ssl.SSLContext tls;
+        private boolean metricsServer;
+        private javax.net.ssl.KeyManager[] proxyClient;
 
         private Builder() {
+        }
+
+        /**
+         * Serves {@code metrics.k8s.io/v1beta1} as a host with metrics-server installed does (see
+         * {@link KubeApiServer#setContainerUsage}); needs {@link #simulate} for node metrics and Running pods. Default
+         * off: the group is not served, as on a cluster without metrics-server.
+         */
+        public Builder metricsServer() {
+            this.metricsServer = true;
+            return this;
+        }
+
+        /**
+         * The client certificate the aggregator presents to an APIService's service (kube-apiserver's
+         * {@code --proxy-client-cert-file} and {@code --proxy-client-key-file}). Presented whatever issuers the
+         * service asks for, as client-go's transport does with a static key pair. Default none.
+         */
+        public Builder proxyClient(java.security.PrivateKey key, java.security.cert.X509Certificate... chain) {
+            Objects.requireNonNull(key, "key");
+            if (chain.length == 0) {
+                throw new IllegalArgumentException("proxyClient needs the certificate chain");
+            }
+            java.security.cert.X509Certificate[] certs = chain.clone();
+            this.proxyClient = new javax.net.ssl.KeyManager[] {new javax.net.ssl.X509ExtendedKeyManager() {
+                @Override
+                public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {
+                    return new String[] {"proxy"};
+                }
+
+                @Override
+                public String chooseClientAlias(String[] keyType, java.security.Principal[] issuers,
+                        java.net.Socket socket) {
+                    return "proxy";
+                }
+
+                @Override
+                public String chooseEngineClientAlias(String[] keyType, java.security.Principal[] issuers,
+                        javax.net.ssl.SSLEngine engine) {
+                    return "proxy";
+                }
+
+                @Override
+                public String[] getServerAliases(String keyType, java.security.Principal[] issuers) {
+                    return null;
+                }
+
+                @Override
+                public String chooseServerAlias(String keyType, java.security.Principal[] issuers,
+                        java.net.Socket socket) {
+                    return null;
+                }
+
+                @Override
+                public java.security.cert.X509Certificate[] getCertificateChain(String alias) {
+                    return certs.clone();
+                }
+
+                @Override
+                public java.security.PrivateKey getPrivateKey(String alias) {
+                    return key;
+                }
+            }};
+            return this;
         }
 
         /** Serves the built-in kinds (core, apps, batch, networking, RBAC, ...). This is the default. */
@@ -580,6 +671,8 @@ public final class KubeApiServer implements AutoCloseable {
             copy.kubeletClient = kubeletClient;
             copy.streams = streams;
             copy.tls = tls;
+            copy.metricsServer = metricsServer;
+            copy.proxyClient = proxyClient;
             if (tls != null && streams) {
                 throw new IllegalStateException("tls(...) and streams() together: the streams' front socket is "
                         + "plain HTTP; use one of them");

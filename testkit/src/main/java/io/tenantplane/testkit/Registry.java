@@ -125,6 +125,8 @@ final class Registry {
                 List.of()));
         list.add(ResourceType.builtin("node.k8s.io", "v1", "runtimeclasses", "RuntimeClass", false, false,
                 List.of()));
+        list.add(ResourceType.builtin("apiregistration.k8s.io", "v1", "apiservices", "APIService", false, true,
+                List.of()));
         return list;
     }
 }

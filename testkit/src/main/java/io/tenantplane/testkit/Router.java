@@ -55,6 +55,24 @@ final class Router implements HttpHandler {
     static final int MAX_REQUEST_BODY = 3 * 1024 * 1024;
 
     private PodLogs podLogs;
+    private Aggregator aggregator;
+    private MetricsServer metrics;
+
+    /**
+     * Serves aggregated APIs: what {@code aggregator}'s APIServices point at, and {@code metrics} (may be null) as
+     * metrics-server serves {@code metrics.k8s.io} on a host that has it.
+     */
+    void aggregation(Aggregator aggregator, MetricsServer metrics) {
+        this.aggregator = aggregator;
+        this.metrics = metrics;
+        discovery.aggregated(() -> {
+            Map<String, List<String>> groups = new java.util.LinkedHashMap<>(aggregator.groupVersions());
+            if (metrics != null) {
+                groups.computeIfAbsent(MetricsServer.GROUP, g -> new ArrayList<>()).add(MetricsServer.VERSION);
+            }
+            return groups;
+        });
+    }
 
     /** Serves {@code pods/log} with {@code logs}; without it, a log request is a 404 as for an unknown path. */
     void podLogs(PodLogs podLogs) {
@@ -83,6 +101,11 @@ final class Router implements HttpHandler {
         int code = 0;
         boolean logged = false;
         try {
+            Integer delegated = aggregated(ex);
+            if (delegated != null) {
+                code = delegated;
+                return;
+            }
             request = parse(ex);
             FaultInjector.Decision decision = request.type() == null ? FaultInjector.Decision.NONE
                     : faults.decide(request.entry(0));
@@ -132,6 +155,42 @@ final class Router implements HttpHandler {
                         ex.getRequestURI().getRawPath(), code, ex.getRequestHeaders().getFirst("User-Agent")));
             }
             ex.close();
+        }
+    }
+
+    /**
+     * A request for an aggregated group/version: proxied to its APIService's service, or answered by the metrics
+     * server; null when the path is not one (the registry serves it, or no one does).
+     */
+    private Integer aggregated(HttpExchange ex) throws IOException {
+        if (aggregator == null) {
+            return null;
+        }
+        String[] parts = ex.getRequestURI().getRawPath().replaceAll("^/+", "").split("/");
+        if (parts.length < 3 || !parts[0].equals("apis")) {
+            return null;
+        }
+        String group = URLDecoder.decode(parts[1], StandardCharsets.UTF_8);
+        String version = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
+        JsonObject apiService = aggregator.remote(group, version);
+        if (apiService != null) {
+            return aggregator.proxy(ex, apiService);
+        }
+        if (metrics == null || !group.equals(MetricsServer.GROUP) || !version.equals(MetricsServer.VERSION)) {
+            return null;
+        }
+        if (!ex.getRequestMethod().equalsIgnoreCase("GET")) {
+            return send(ex, ApiError.methodNotAllowed());
+        }
+        List<String> rest = new ArrayList<>();
+        for (int i = 3; i < parts.length; i++) {
+            rest.add(URLDecoder.decode(parts[i], StandardCharsets.UTF_8));
+        }
+        try {
+            JsonObject body = metrics.serve(rest, query(ex.getRequestURI().getRawQuery()));
+            return body == null ? send(ex, ApiError.pathNotFound()) : send(ex, 200, body, List.of());
+        } catch (ApiError e) {
+            return send(ex, e);
         }
     }
 

@@ -31,7 +31,7 @@ final class Validation {
         if (type.is("", "services")) {
             return NameRule.DNS1035_LABEL;
         }
-        if (type.group().equals("rbac.authorization.k8s.io")) {
+        if (type.group().equals("rbac.authorization.k8s.io") || type.is("apiregistration.k8s.io", "apiservices")) {
             return NameRule.PATH_SEGMENT;
         }
         return NameRule.DNS1123_SUBDOMAIN;
