@@ -393,6 +393,7 @@ final class Converger {
             finalizePods(tenantObjects, hostObjects);
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
             tendNodeMirrors(podsListed ? tenantObjects : null);
+            tendMetricsApi();
             mirrorFromHost(mirrorKinds, hostObjects);
             return exec.outcomes();
         }
@@ -934,6 +935,34 @@ final class Converger {
                 }
             } finally {
                 kindScope.close();
+            }
+        }
+
+        /**
+         * With a kubelet endpoint (and its CA loaded), keeps the tenant's {@code metrics.k8s.io} registration pointing
+         * at it ({@link MetricsRegistration}); a tenant's own registration is left alone. Read failures leave it to
+         * the next pass.
+         */
+        private void tendMetricsApi() {
+            if (kubelet == null || ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
+                return;
+            }
+            Optional<io.tenantplane.kubelet.KubeletCa> ca = kubelet.ca();
+            if (ca.isEmpty()) {
+                return;
+            }
+            for (JsonObject desired : MetricsRegistration.desired(kubelet, ca.get())) {
+                ResourceKind kind = ResourceKind.wellKnown(Json.string(desired, "apiVersion"),
+                        Json.string(desired, "kind")).orElseThrow();
+                JsonObject current;
+                try {
+                    current = tenantReader.get(kind, Json.string(desired, "metadata", "namespace"),
+                            Json.string(desired, "metadata", "name")).orElse(null);
+                } catch (ReadFailedException e) {
+                    return;
+                }
+                MetricsRegistration.decide(tenant, desired, current)
+                        .ifPresent(d -> applyAll(tenantApplier, List.of(d)));
             }
         }
 

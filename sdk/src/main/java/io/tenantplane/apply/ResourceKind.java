@@ -50,6 +50,7 @@ public record ResourceKind(String group, String version, String kind, String plu
             of("coordination.k8s.io", "v1", "Lease", "leases", true),
             of("events.k8s.io", "v1", "Event", "events", true),
             of("apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", false),
+            of("apiregistration.k8s.io", "v1", "APIService", "apiservices", false),
             of("tenantplane.io", "v1alpha1", "TenantCluster", "tenantclusters", true),
             of("tenantplane.io", "v1alpha1", "IsolationProfile", "isolationprofiles", true),
             of("tenantplane.io", "v1alpha1", "SyncPolicy", "syncpolicies", true));

@@ -151,14 +151,19 @@ public final class KubeletCa {
     }
 
     /**
-     * The endpoint's serving certificate: valid for {@code names} (DNS names, or IP addresses) for {@code validity}.
+     * The endpoint's serving certificate: valid for {@code names} (DNS names, or IP addresses) and for
+     * {@link KubeletEndpoint#METRICS_SERVER_NAME}, the name tenant aggregators verify, for {@code validity}.
      */
     public Credential issueServing(List<String> names, Duration validity) {
         if (names.isEmpty()) {
             throw new IllegalArgumentException("a serving certificate needs at least one DNS name or IP address");
         }
         List<GeneralName> sans = new ArrayList<>();
-        for (String n : names) {
+        List<String> all = new ArrayList<>(names);
+        if (!all.contains(KubeletEndpoint.METRICS_SERVER_NAME)) {
+            all.add(KubeletEndpoint.METRICS_SERVER_NAME);
+        }
+        for (String n : all) {
             sans.add(HostNames.isIpAddress(n) ? new GeneralName(GeneralName.iPAddress, n) : new GeneralName(GeneralName.dNSName, n));
         }
         return issue(new X500Name("CN=tenantplane-kubelet"), sans, KeyPurposeId.id_kp_serverAuth, validity);

@@ -22,6 +22,14 @@ import java.util.function.Supplier;
 public record KubeletEndpoint(String host, int port, Supplier<Optional<KubeletCa>> authority,
                               Duration clientValidity) {
 
+    /**
+     * The name a tenant's aggregator verifies the endpoint's serving certificate against when it proxies
+     * {@code metrics.k8s.io} ({@code <service>.<namespace>.svc} of the tenant Service that APIService
+     * {@code v1beta1.metrics.k8s.io} names: {@code kube-aggregator} {@code handler_proxy.go}); every serving certificate
+     * {@link KubeletCa#issueServing} issues carries it.
+     */
+    public static final String METRICS_SERVER_NAME = "tenantplane-metrics.kube-system.svc";
+
     /** Tenant client certificates are valid for a year unless said otherwise. */
     public static final Duration DEFAULT_CLIENT_VALIDITY = Duration.ofDays(365);
 

@@ -231,9 +231,7 @@ final class MetricsApi {
                     hostPods.put(Json.string(p, "metadata", "name"), p);
                 }
             }
-            if (hostPods.isEmpty()) {
-                continue;
-            }
+            // Read even when no Pod matched: a host without metrics-server is said so, not shown as no Pods.
             for (JsonObject metrics : host.list(POD_METRICS, hostNs, selector.toString())) {
                 JsonObject p = hostPods.get(Json.string(metrics, "metadata", "name"));
                 if (p == null) {

@@ -222,6 +222,17 @@ public final class Reasons {
      */
     public static final String NODE_MIRRORED = "NodeMirrored";
     /**
+     * Create, Update (tenant): With a kubelet endpoint configured, the tenant gets {@code metrics.k8s.io} from it: an
+     * APIService and an ExternalName Service in {@code kube-system} that point its aggregator at the endpoint, so
+     * {@code kubectl top} inside the tenant shows its Pods' usage on the host.
+     */
+    public static final String METRICS_API_REGISTERED = "MetricsApiRegistered";
+    /**
+     * Skip (tenant): The tenant registered {@code metrics.k8s.io} itself (its own metrics-server): tenantplane leaves
+     * that APIService and its Service as they are.
+     */
+    public static final String METRICS_API_OWNED_BY_TENANT = "MetricsApiOwnedByTenant";
+    /**
      * Create, Update (migration): The host namespace of the tenant's new place (dedicated or private mode) is made,
      * labelled as its boundary says.
      */
@@ -441,6 +452,11 @@ public final class Reasons {
         m.put(NODE_MIRRORED, "Create, Update (tenant): A host node runs a tenant Pod: the tenant gets a Node of that "
                 + "name mirroring its labels, capacity, addresses and Ready condition (and, with a kubelet endpoint, "
                 + "that endpoint as its kubelet).");
+        m.put(METRICS_API_REGISTERED, "Create, Update (tenant): With a kubelet endpoint configured, the tenant gets "
+                + "metrics.k8s.io from it: an APIService and an ExternalName Service in kube-system that point its "
+                + "aggregator at the endpoint, so kubectl top inside the tenant shows its Pods' usage on the host.");
+        m.put(METRICS_API_OWNED_BY_TENANT, "Skip (tenant): The tenant registered metrics.k8s.io itself (its own "
+                + "metrics-server): tenantplane leaves that APIService and its Service as they are.");
         m.put(TARGET_NAMESPACE, "Create, Update (migration): The host namespace of the tenant's new place (dedicated "
                 + "or private mode) is made, labelled as its boundary says.");
         m.put(TARGET_BOUNDARY, "Create, Update (migration): Part of the boundary in the new place (NetworkPolicies, "

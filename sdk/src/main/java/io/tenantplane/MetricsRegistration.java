@@ -1,0 +1,133 @@
+package io.tenantplane;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.json.Json;
+import io.tenantplane.kubelet.KubeletCa;
+import io.tenantplane.kubelet.KubeletEndpoint;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.Reasons;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What points a shared or dedicated tenant's aggregator at tenantplane's kubelet endpoint for {@code metrics.k8s.io}
+ * ({@code kubectl top}): APIService {@value #API_SERVICE} and the ExternalName Service {@value #NAMESPACE}/{@value
+ * #SERVICE} in the tenant, both marked as tenantplane's. Pure: the objects, and the decision for what the tenant has.
+ *
+ * <p>Why these two: kube-apiserver proxies an APIService with a {@code spec.service} to
+ * {@code <externalName>:<spec.service.port>} for an ExternalName Service (aggregator routing off, as k3s runs with
+ * {@code --egress-selector-mode=disabled}: {@code apiserver/pkg/util/proxy/proxy.go} {@code ResolveCluster}), verifying
+ * the server against {@code spec.caBundle} (the installation's kubelet CA) by the name
+ * {@value #SERVICE}.{@value #NAMESPACE}.svc ({@code kube-aggregator} {@code handler_proxy.go}), which the endpoint's
+ * serving certificate carries ({@link #SERVING_NAME}), and presenting its front-proxy client certificate.
+ *
+ * <p>A tenant that registered {@code metrics.k8s.io} itself (installed its own metrics-server) keeps it: an APIService
+ * or Service of these names without tenantplane's mark is never written.
+ */
+final class MetricsRegistration {
+    static final String API_SERVICE = "v1beta1.metrics.k8s.io";
+    static final String NAMESPACE = "kube-system";
+    static final String SERVICE = "tenantplane-metrics";
+    /** The name a tenant aggregator verifies the endpoint's serving certificate against. */
+    static final String SERVING_NAME = KubeletEndpoint.METRICS_SERVER_NAME;
+    static final String COMPONENT = "metrics-api";
+
+    private MetricsRegistration() {
+    }
+
+    /** The Service and the APIService, in the order they are written. */
+    static List<JsonObject> desired(KubeletEndpoint endpoint, KubeletCa ca) {
+        JsonObject service = object("v1", "Service", NAMESPACE, SERVICE);
+        JsonObject spec = Json.child(service, "spec");
+        spec.addProperty("type", "ExternalName");
+        spec.addProperty("externalName", endpoint.host());
+        JsonObject apiService = object("apiregistration.k8s.io/v1", "APIService", null, API_SERVICE);
+        JsonObject as = Json.child(apiService, "spec");
+        as.addProperty("group", "metrics.k8s.io");
+        as.addProperty("version", "v1beta1");
+        as.addProperty("groupPriorityMinimum", 100);
+        as.addProperty("versionPriority", 100);
+        as.addProperty("caBundle", Base64.getEncoder().encodeToString(
+                ca.certificatePem().getBytes(StandardCharsets.US_ASCII)));
+        JsonObject ref = Json.child(as, "service");
+        ref.addProperty("namespace", NAMESPACE);
+        ref.addProperty("name", SERVICE);
+        ref.addProperty("port", endpoint.port());
+        return List.of(service, apiService);
+    }
+
+    private static JsonObject object(String apiVersion, String kind, String namespace, String name) {
+        JsonObject o = new JsonObject();
+        o.addProperty("apiVersion", apiVersion);
+        o.addProperty("kind", kind);
+        JsonObject meta = Json.child(o, "metadata");
+        meta.addProperty("name", name);
+        if (namespace != null) {
+            meta.addProperty("namespace", namespace);
+        }
+        JsonObject labels = Json.child(meta, "labels");
+        labels.addProperty(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
+        labels.addProperty(ReverseMapping.COMPONENT, COMPONENT);
+        return o;
+    }
+
+    /** Whether {@code o} carries tenantplane's mark for these objects. */
+    static boolean ours(JsonObject o) {
+        Map<String, String> labels = Json.labels(o);
+        return ReverseMapping.MANAGED_BY_VALUE.equals(labels.get(ReverseMapping.MANAGED_BY))
+                && COMPONENT.equals(labels.get(ReverseMapping.COMPONENT));
+    }
+
+    /**
+     * What to do about {@code desired} given {@code current} in the tenant (null: absent): create it; update ours when
+     * its labels or spec differ; leave the tenant's own (a Skip saying so); nothing when ours is as desired.
+     */
+    static Optional<Decision> decide(String tenant, JsonObject desired, JsonObject current) {
+        String kind = Json.string(desired, "kind");
+        String ns = Json.string(desired, "metadata", "namespace");
+        String name = Json.string(desired, "metadata", "name");
+        Decision.HostRef ref = new Decision.HostRef(ns, name);
+        String what = kind + " " + (ns == null ? "" : ns + "/") + name;
+        if (current == null) {
+            return Optional.of(Decision.create(kind, null, ref, Reasons.METRICS_API_REGISTERED, "tenant " + tenant
+                    + " gets metrics.k8s.io from tenantplane's kubelet endpoint (" + what + ")", desired));
+        }
+        if (!ours(current)) {
+            return Optional.of(Decision.skip(kind, null, ref, Reasons.METRICS_API_OWNED_BY_TENANT, what
+                    + " of tenant " + tenant + " is the tenant's own; tenantplane leaves it", current));
+        }
+        boolean same = Json.labels(desired).equals(Json.labels(current)) && contains(Json.object(current, "spec"),
+                Json.object(desired, "spec"));
+        if (same) {
+            return Optional.empty();
+        }
+        JsonObject update = current.deepCopy();
+        Json.child(update, "metadata").add("labels", Json.object(desired, "metadata", "labels").deepCopy());
+        JsonObject spec = Json.child(update, "spec");
+        Json.object(desired, "spec").entrySet().forEach(e -> spec.add(e.getKey(), e.getValue().deepCopy()));
+        return Optional.of(Decision.update(kind, null, ref, Reasons.METRICS_API_REGISTERED, what + " of tenant "
+                + tenant + " points at tenantplane's kubelet endpoint again", update, current));
+    }
+
+    /** Whether every field of {@code want} is in {@code have} with the same value (the server adds defaults). */
+    private static boolean contains(JsonObject have, JsonObject want) {
+        if (have == null) {
+            return false;
+        }
+        for (Map.Entry<String, com.google.gson.JsonElement> e : want.entrySet()) {
+            com.google.gson.JsonElement h = have.get(e.getKey());
+            if (e.getValue().isJsonObject()) {
+                if (h == null || !h.isJsonObject() || !contains(h.getAsJsonObject(), e.getValue().getAsJsonObject())) {
+                    return false;
+                }
+            } else if (!e.getValue().equals(h)) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
