@@ -940,8 +940,8 @@ final class Converger {
 
         /**
          * With a kubelet endpoint (and its CA loaded), keeps the tenant's {@code metrics.k8s.io} registration pointing
-         * at it ({@link MetricsRegistration}); a tenant's own registration is left alone. Read failures leave it to
-         * the next pass.
+         * at it ({@link MetricsRegistration}) once the tenant's control plane has published its request-header CA; a
+         * tenant's own registration is left alone. Read failures leave it to the next pass.
          */
         private void tendMetricsApi() {
             if (kubelet == null || ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
@@ -949,6 +949,21 @@ final class Converger {
             }
             Optional<io.tenantplane.kubelet.KubeletCa> ca = kubelet.ca();
             if (ca.isEmpty()) {
+                return;
+            }
+            // Registered once the endpoint can admit the tenant's aggregator (its control plane published its
+            // request-header CA): an APIService the aggregator cannot reach would make every kubectl in the tenant
+            // report metrics.k8s.io as unavailable.
+            ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
+            boolean published;
+            try {
+                published = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), n.namespace(),
+                        n.kubeconfigSecret()).map(secret -> Json.string(secret, "data",
+                        ControlPlaneNames.REQUEST_HEADER_CA_KEY) != null).orElse(false);
+            } catch (ReadFailedException e) {
+                return;
+            }
+            if (!published) {
                 return;
             }
             for (JsonObject desired : MetricsRegistration.desired(kubelet, ca.get())) {

@@ -35,8 +35,8 @@ import javax.security.auth.x500.X500Principal;
  *
  * <p>A certificate is a tenant's aggregator when it is valid now and signed by exactly one known tenant's CA. The CAs
  * are read from the host when a certificate's issuer is not known (a new tenant, a control plane with new certificates),
- * at most once per {@link #REFRESH_INTERVAL_NANOS}: every TenantCluster, then the kubeconfig Secret of each shared and
- * dedicated one. One certificate per tenant is kept in memory. A certificate that two tenants' CAs would both accept
+ * at most once per {@link #REFRESH_INTERVAL_NANOS}: every TenantCluster (of the namespaces served, or all), then the
+ * kubeconfig Secret of each shared and dedicated one. One certificate per tenant is kept in memory. A certificate that two tenants' CAs would both accept
  * (a tenant cannot make that happen, since neither CA's key leaves its control plane) is refused.
  */
 final class FrontProxies {
@@ -55,21 +55,17 @@ final class FrontProxies {
     }
 
     private final Reader host;
+    /** Where TenantClusters are listed; empty: all namespaces. */
+    private final List<String> namespaces;
     private final LongSupplier nanos;
     private volatile Map<X500Principal, List<Tenant>> byIssuer = Map.of();
     private long lastRefresh;
     private boolean refreshed;
 
-    FrontProxies(Reader host, LongSupplier nanos) {
+    FrontProxies(Reader host, List<String> namespaces, LongSupplier nanos) {
         this.host = host;
+        this.namespaces = List.copyOf(namespaces);
         this.nanos = nanos;
-    }
-
-    /** The CAs known now, for a TLS server's list of acceptable issuers. */
-    List<X509Certificate> cas() {
-        List<X509Certificate> out = new ArrayList<>();
-        byIssuer.values().forEach(l -> l.forEach(t -> out.add(t.ca())));
-        return out;
     }
 
     /**
@@ -121,7 +117,15 @@ final class FrontProxies {
     void refresh() {
         Map<X500Principal, List<Tenant>> next = new HashMap<>();
         try {
-            for (JsonObject o : host.list(TENANT_CLUSTERS, null, null)) {
+            List<JsonObject> tenants = new ArrayList<>();
+            if (namespaces.isEmpty()) {
+                tenants.addAll(host.list(TENANT_CLUSTERS, null, null));
+            } else {
+                for (String ns : namespaces) {
+                    tenants.addAll(host.list(TENANT_CLUSTERS, ns, null));
+                }
+            }
+            for (JsonObject o : tenants) {
                 if (!(TenantCluster.fromJson(o) instanceof Parsed.Ok<TenantCluster> ok)) {
                     continue;
                 }
@@ -205,11 +209,14 @@ final class FrontProxies {
                 checkServerTrusted(chain, authType);
             }
 
+            /**
+             * None named: the server's certificate request then lists no authorities, so a client presents its one
+             * certificate whatever its issuer (client-go does so anyway), and the request does not grow with the
+             * number of tenants.
+             */
             @Override
             public X509Certificate[] getAcceptedIssuers() {
-                List<X509Certificate> all = new ArrayList<>(List.of(kubeletCa.getAcceptedIssuers()));
-                all.addAll(cas());
-                return all.toArray(new X509Certificate[0]);
+                return new X509Certificate[0];
             }
         };
     }

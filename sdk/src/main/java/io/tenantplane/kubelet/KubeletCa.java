@@ -180,6 +180,19 @@ public final class KubeletCa {
                 KeyPurposeId.id_kp_clientAuth, validity);
     }
 
+    /**
+     * A client certificate named {@code commonName} (client-auth usage, no subject alternative names): what a CA of
+     * this kind issues to any other client, such as the front proxy of an API server whose request-header CA it is.
+     */
+    public Credential issueClient(String commonName, Duration validity) {
+        if (commonName == null || commonName.isBlank()) {
+            throw new IllegalArgumentException("a client certificate needs a common name");
+        }
+        return issue(new X500Name(new org.bouncycastle.asn1.x500.RDN[] {new org.bouncycastle.asn1.x500.RDN(
+                org.bouncycastle.asn1.x500.style.BCStyle.CN, new org.bouncycastle.asn1.DERUTF8String(commonName))}),
+                List.of(), KeyPurposeId.id_kp_clientAuth, validity);
+    }
+
     /** The tenant a client certificate of {@link #issueTenantClient} names; empty for any other certificate. */
     public static Optional<Identity> tenantOf(X509Certificate certificate) {
         Collection<List<?>> sans;

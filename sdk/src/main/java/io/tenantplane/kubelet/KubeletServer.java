@@ -123,7 +123,7 @@ public final class KubeletServer implements AutoCloseable {
                 .build();
         this.allowExec = b.allowExec;
         this.ca = b.ca;
-        this.frontProxies = new FrontProxies(host, System::nanoTime);
+        this.frontProxies = new FrontProxies(host, b.tenantNamespaces, System::nanoTime);
         this.metricsApi = new MetricsApi(host);
         SSLContext tls = b.ca.serverContext(b.serving, frontProxies);
         this.server = (SSLServerSocket) tls.getServerSocketFactory().createServerSocket(b.port, 128, b.bindAddress);
@@ -240,26 +240,23 @@ public final class KubeletServer implements AutoCloseable {
             Optional<java.security.cert.X509Certificate> peer = ex.peer();
             // The TLS layer admits two kinds of certificate; which one this is decides what may be called.
             Optional<KubeletCa.Identity> who = peer.filter(ca::signed).flatMap(KubeletCa::tenantOf);
+            Optional<FrontProxies.Tenant> aggregator = who.isPresent() ? Optional.empty()
+                    : peer.flatMap(frontProxies::identify);
             if (who.isPresent()) {
                 tenant = who.get().tenant();
-                if (call.verb().equals("metricsApi")) {
-                    answer = text(ex, 403, "NotTheAggregator", "metrics.k8s.io is served to a tenant API server's "
-                            + "aggregator (its front-proxy client certificate), not to its kubelet client");
-                    return;
-                }
-                answer = serve(ex, call, who.get());
-                return;
-            }
-            Optional<FrontProxies.Tenant> aggregator = peer.flatMap(frontProxies::identify);
-            if (aggregator.isEmpty()) {
+                answer = call.verb().equals("metricsApi")
+                        ? text(ex, 403, "NotTheAggregator", "metrics.k8s.io is served to a tenant API server's "
+                                + "aggregator (its front-proxy client certificate), not to its kubelet client")
+                        : serve(ex, call, who.get());
+            } else if (aggregator.isPresent()) {
+                tenant = aggregator.get().key();
+                user = ex.header("X-Remote-User");
+                answer = metrics(ex, call, aggregator.get(), peer.get());
+            } else {
                 answer = text(ex, 403, "NotATenant", "the client certificate names no tenant: only a tenant API "
                         + "server's kubelet client certificate, issued by tenantplane, or its aggregator's "
                         + "certificate, is admitted");
-                return;
             }
-            tenant = aggregator.get().key();
-            user = ex.header("X-Remote-User");
-            answer = metrics(ex, call, aggregator.get(), peer.get());
         } catch (IOException e) {
             ex.closeAfter();
             answer = new Answer(499, "ClientGone", "the caller went away: " + e.getMessage(), null);
@@ -670,8 +667,19 @@ public final class KubeletServer implements AutoCloseable {
         private Duration idleTimeout = Duration.ofHours(4);
         private Observer observer = Observer.NOOP;
         private boolean allowExec = true;
+        private List<String> tenantNamespaces = List.of();
 
         private Builder() {
+        }
+
+        /**
+         * The host namespaces whose TenantClusters this endpoint serves aggregators of (empty, the default: every
+         * namespace); an installation that watches some namespaces only names them, and lists TenantClusters there
+         * only.
+         */
+        public Builder tenantNamespaces(List<String> namespaces) {
+            this.tenantNamespaces = List.copyOf(Objects.requireNonNull(namespaces, "namespaces"));
+            return this;
         }
 
         /**

@@ -20,7 +20,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * {@code metrics.k8s.io/v1beta1} for one tenant, what {@code kubectl top} inside it reads: the host's metrics
@@ -150,12 +149,7 @@ final class MetricsApi {
                     || !namespace.equals(m.source().virtualNamespace()) || !name.equals(m.source().name())) {
                 continue;
             }
-            Optional<JsonObject> metrics;
-            try {
-                metrics = host.get(POD_METRICS, hostNs, hostName);
-            } catch (ReadFailedException e) {
-                throw e;
-            }
+            Optional<JsonObject> metrics = host.get(POD_METRICS, hostNs, hostName);
             if (metrics.isPresent()) {
                 return new Reply(200, podMetrics(new Measured(namespace, name, tenantLabels(hostPod.get()),
                         Json.string(hostPod.get(), "spec", "nodeName"), metrics.get())), "Got");
@@ -165,21 +159,17 @@ final class MetricsApi {
     }
 
     private Reply nodeList(TenantCluster tc, Map<String, String> query) {
-        Map<String, List<Measured>> byNode = byNode(measured(tc, null, null));
-        Set<String> selected = null;
         if (query.get("labelSelector") != null && !query.get("labelSelector").isBlank()) {
-            // Mirrors carry their host node's labels: the selector picks the host nodes.
-            selected = new LinkedHashSet<>();
-            for (JsonObject n : host.list(ResourceKind.wellKnown("v1", "Node").orElseThrow(), null,
-                    query.get("labelSelector"))) {
-                selected.add(Json.string(n, "metadata", "name"));
-            }
+            // A mirror's labels are its host node's; selecting by them would need list on the host's nodes, which
+            // tenantplane is not granted for this alone.
+            return status(400, "BadRequest", "tenantplane's metrics API does not select node metrics by label; name "
+                    + "the node (kubectl top node <name>) or list them all");
         }
+        Map<String, List<Measured>> byNode = byNode(measured(tc, null, null));
         java.util.function.Predicate<Measured> fields = fieldSelector(query.get("fieldSelector"));
         JsonArray items = new JsonArray();
         for (Map.Entry<String, List<Measured>> e : byNode.entrySet()) {
-            if ((selected == null || selected.contains(e.getKey()))
-                    && fields.test(new Measured(null, e.getKey(), null, e.getKey(), null))) {
+            if (fields.test(new Measured(null, e.getKey(), null, e.getKey(), null))) {
                 items.add(nodeMetrics(e.getKey(), e.getValue()));
             }
         }

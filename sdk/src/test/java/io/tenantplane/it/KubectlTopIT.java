@@ -69,7 +69,7 @@ class KubectlTopIT {
     private KubeletServer kubelet;
     private TenantPlane plane;
     private final List<KubeletRequest> calls = new CopyOnWriteArrayList<>();
-    private final java.util.Map<String, RequestHeaderCa> frontProxyCas = new java.util.HashMap<>();
+    private final java.util.Map<String, KubeletCa> frontProxyCas = new java.util.HashMap<>();
 
     @BeforeEach
     void start() throws IOException {
@@ -106,19 +106,34 @@ class KubectlTopIT {
     private Kube tenant(String tenant) {
         live.createTenant(tenant, Live.quotaTimes(3));
         plane.ensure(live.key(tenant));
-        RequestHeaderCa frontProxy = RequestHeaderCa.generate();
+        KubeletCa frontProxy = requestHeaderCa();
         frontProxyCas.put(tenant, frontProxy);
         publish(tenant, frontProxy);
-        RequestHeaderCa.Client aggregator = frontProxy.aggregator();
-        return live.tenant(tenant, KubeApiServer.builder().proxyClient(aggregator.key(), aggregator.certificate()));
+        KubeletCa.Credential aggregator = aggregator(frontProxy);
+        return live.tenant(tenant, KubeApiServer.builder().proxyClient(aggregator.privateKey(),
+                aggregator.certificate()));
+    }
+
+    /** A stand-in for k3s's request-header CA ({@code pkg/daemons/control/deps/deps.go}). */
+    private static KubeletCa requestHeaderCa() {
+        return KubeletCa.generate("k3s-request-header-ca@" + System.nanoTime(), Clock.systemUTC());
+    }
+
+    /** What k3s's aggregator presents ({@code client-auth-proxy.crt}): common name system:auth-proxy. */
+    private static KubeletCa.Credential aggregator(KubeletCa requestHeaderCa) {
+        return requestHeaderCa.issueClient("system:auth-proxy", Duration.ofDays(1));
     }
 
     /** What the kubeconfig-publisher container does with k3s's request-header-ca.crt. */
-    private void publish(String tenant, RequestHeaderCa frontProxy) {
+    private static void publish(Live live, String tenant, KubeletCa frontProxy) {
         JsonObject secret = live.hostKube.require("Secret", live.namespace, tenant + "-kubeconfig");
         Json.child(secret, "data").addProperty("request-header-ca.crt",
-                Base64.getEncoder().encodeToString(frontProxy.pem().getBytes(StandardCharsets.US_ASCII)));
+                Base64.getEncoder().encodeToString(frontProxy.certificatePem().getBytes(StandardCharsets.US_ASCII)));
         live.hostKube.update(secret);
+    }
+
+    private void publish(String tenant, KubeletCa frontProxy) {
+        publish(live, tenant, frontProxy);
     }
 
     private void runningPod(Kube api, String tenant, String name, String cpu, String memory) {
@@ -189,9 +204,9 @@ class KubectlTopIT {
     void onlyTheTenantsOwnAggregatorIsAdmitted() throws Exception {
         Kube dev = tenant("dev");
         runningPod(dev, "dev", "web", "100m", "32Mi");
-        RequestHeaderCa devCa = frontProxyCas.get("dev");
+        KubeletCa devCa = frontProxyCas.get("dev");
 
-        HttpResponse<String> own = get(tls(devCa.aggregator()), "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods");
+        HttpResponse<String> own = get(tls(aggregator(devCa)), "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods");
         assertEquals(200, own.statusCode(), own.body());
         JsonArray items = com.google.gson.JsonParser.parseString(own.body()).getAsJsonObject().getAsJsonArray("items");
         assertEquals(1, items.size(), own.body());
@@ -199,23 +214,23 @@ class KubectlTopIT {
         assertEquals("app", items.get(0).getAsJsonObject().getAsJsonArray("containers").get(0).getAsJsonObject()
                 .get("name").getAsString());
 
-        HttpResponse<String> discovery = get(tls(devCa.aggregator()), "/apis/metrics.k8s.io/v1beta1");
+        HttpResponse<String> discovery = get(tls(aggregator(devCa)), "/apis/metrics.k8s.io/v1beta1");
         assertEquals(200, discovery.statusCode(), "the aggregator's availability check reads discovery");
         assertTrue(discovery.body().contains("PodMetrics"), discovery.body());
 
-        HttpResponse<String> missing = get(tls(devCa.aggregator()),
+        HttpResponse<String> missing = get(tls(aggregator(devCa)),
                 "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/nope");
         assertEquals(404, missing.statusCode(), missing.body());
 
-        HttpResponse<String> otherName = get(tls(devCa.issue("someone-else")),
+        HttpResponse<String> otherName = get(tls(devCa.issueClient("someone-else", Duration.ofDays(1))),
                 "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods");
         assertEquals(403, otherName.statusCode(), "dev's request-header CA, but not its aggregator's name");
 
-        HttpResponse<String> logs = get(tls(devCa.aggregator()), "/containerLogs/default/web/app");
+        HttpResponse<String> logs = get(tls(aggregator(devCa)), "/containerLogs/default/web/app");
         assertEquals(403, logs.statusCode(), "an aggregator is no kubelet client: " + logs.body());
 
-        RequestHeaderCa unpublished = RequestHeaderCa.generate();
-        assertThrows(IOException.class, () -> get(tls(unpublished.aggregator()),
+        KubeletCa unpublished = requestHeaderCa();
+        assertThrows(IOException.class, () -> get(tls(aggregator(unpublished)),
                 "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods"), "a CA no tenant published fails the handshake");
 
         JsonObject kubeletSecret = live.hostKube.require("Secret", live.namespace, "dev-kubelet-client");
@@ -253,12 +268,9 @@ class KubectlTopIT {
                     Duration.ofDays(1))).bindAddress(InetAddress.getLoopbackAddress()).port(0).start()) {
                 bare.createTenant("dev", Live.quotaTimes(1));
                 barePlane.ensure(bare.key("dev"));
-                RequestHeaderCa frontProxy = RequestHeaderCa.generate();
-                JsonObject secret = bare.hostKube.require("Secret", bare.namespace, "dev-kubeconfig");
-                Json.child(secret, "data").addProperty("request-header-ca.crt",
-                        Base64.getEncoder().encodeToString(frontProxy.pem().getBytes(StandardCharsets.US_ASCII)));
-                bare.hostKube.update(secret);
-                HttpResponse<String> r = HttpClient.newBuilder().sslContext(tls(frontProxy.aggregator())).build()
+                KubeletCa frontProxy = requestHeaderCa();
+                publish(bare, "dev", frontProxy);
+                HttpResponse<String> r = HttpClient.newBuilder().sslContext(tls(aggregator(frontProxy))).build()
                         .send(HttpRequest.newBuilder(URI.create("https://localhost:" + server.port()
                                         + "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods")).GET().build(),
                                 HttpResponse.BodyHandlers.ofString());
@@ -274,9 +286,9 @@ class KubectlTopIT {
      * TLS as a tenant aggregator has it: its client certificate presented whatever issuers the server names (as
      * client-go's transport presents a static key pair), the endpoint trusted through the installation's CA.
      */
-    private SSLContext tls(RequestHeaderCa.Client client) throws Exception {
+    private SSLContext tls(KubeletCa.Credential client) throws Exception {
         X509Certificate cert = client.certificate();
-        PrivateKey key = client.key();
+        PrivateKey key = client.privateKey();
         javax.net.ssl.X509ExtendedKeyManager keys = new javax.net.ssl.X509ExtendedKeyManager() {
             @Override
             public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {

@@ -38,6 +38,8 @@ public class KubeletEndpoints {
     private static final Duration SERVING_VALIDITY = Duration.ofDays(365);
 
     private final ServiceSettings.Kubelet settings;
+    /** Where TenantClusters are (empty: every namespace); the endpoint reads tenants' aggregator CAs there. */
+    private final List<String> tenantNamespaces;
     private final HostClients clients;
     private final Clock clock;
     private volatile KubeletCa ca;
@@ -48,6 +50,7 @@ public class KubeletEndpoints {
     @Inject
     KubeletEndpoints(ServiceSettings settings, HostClients clients, Clock clock) {
         this.settings = settings.kubelet();
+        this.tenantNamespaces = settings.watchNamespaces();
         this.clients = clients;
         this.clock = clock;
     }
@@ -55,6 +58,7 @@ public class KubeletEndpoints {
     /** For CDI proxies only. */
     protected KubeletEndpoints() {
         this.settings = null;
+        this.tenantNamespaces = null;
         this.clients = null;
         this.clock = null;
     }
@@ -83,7 +87,8 @@ public class KubeletEndpoints {
                     server = plane.kubeletServer().serving(ca.issueServing(servingNames(settings.host()),
                                     SERVING_VALIDITY)).port(settings.port())
                             .maxStreamsPerTenant(settings.maxStreamsPerTenant()).maxStreams(settings.maxStreams())
-                            .idleTimeout(settings.idleTimeout()).allowExec(settings.allowExec()).start();
+                            .idleTimeout(settings.idleTimeout()).allowExec(settings.allowExec())
+                            .tenantNamespaces(tenantNamespaces).start();
                     LOG.info(() -> "kubelet endpoint open on port " + server.port() + " for " + settings.host()
                             + ", CA from Secret " + settings.namespace() + "/" + settings.caSecret());
                     return;

@@ -409,7 +409,34 @@ class RbacFromCodeTest {
             assertEquals(500, r.statusCode(), r.body());
             assertTrue(r.body().contains("the host API answered 500"), r.body());
             execAttachAndPortForwardInsideDev(tls, server.port());
+            topInsideDev(hostKube, server.port());
         }
+    }
+
+    /**
+     * kubectl top inside dev, as its aggregator calls the endpoint for metrics.k8s.io with its front-proxy certificate:
+     * the endpoint reads the TenantClusters and dev's kubeconfig Secret (the published request-header CA), then dev's
+     * host Pods and the host's PodMetrics (this host runs no metrics-server: the calls are what count).
+     */
+    private void topInsideDev(Kube hostKube, int port) throws Exception {
+        io.tenantplane.kubelet.KubeletCa requestHeaderCa = io.tenantplane.kubelet.KubeletCa.generate(
+                "k3s-request-header-ca@1", Clock.systemUTC());
+        JsonObject secret = hostKube.require("Secret", NS, "dev-kubeconfig");
+        Json.child(secret, "data").addProperty("request-header-ca.crt", Base64.getEncoder().encodeToString(
+                requestHeaderCa.certificatePem().getBytes(StandardCharsets.US_ASCII)));
+        hostKube.update(secret);
+        io.tenantplane.kubelet.KubeletCa.Credential aggregator = requestHeaderCa.issueClient("system:auth-proxy",
+                Duration.ofHours(1));
+        javax.net.ssl.SSLContext tls = io.tenantplane.kubelet.KubeletCa.context(aggregator,
+                kubeletCa.get().certificatePem());
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder().sslContext(tls).build();
+        for (String path : List.of("/pods", "/pods/nginx")) {
+            java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("https://localhost:" + port + "/apis/metrics.k8s.io/v1beta1/namespaces/default"
+                            + path)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertTrue(r.statusCode() == 503 || r.statusCode() == 404, r.statusCode() + " " + r.body());
+        }
+        assertTrue(used.contains(new Permission("metrics.k8s.io", "pods", "list")), () -> "read: " + used);
     }
 
     /**
