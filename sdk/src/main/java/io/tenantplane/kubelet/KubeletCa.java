@@ -225,7 +225,8 @@ public final class KubeletCa {
 
     /**
      * A TLS context that presents {@code own} and trusts only certificates signed by the CA in {@code trustedCaPem}:
-     * what a tenant API server holds with the files of its {@code <tenant>-kubelet-client} Secret.
+     * what a tenant API server holds with the files of its {@code <tenant>-kubelet-client} Secret (or, with its
+     * aggregator's certificate, what it calls tenantplane's {@code metrics.k8s.io} with).
      */
     public static SSLContext context(Credential own, String trustedCaPem) {
         return context(own, readCertificate(trustedCaPem));
@@ -279,7 +280,17 @@ public final class KubeletCa {
             char[] pass = new char[0];
             KeyStore keys = KeyStore.getInstance("PKCS12");
             keys.load(null, pass);
-            keys.setKeyEntry("own", own.privateKey(), pass, new X509Certificate[] {own.certificate(), certificate});
+            // The chain sent: the certificate and the trusted CA when that CA signed it (an endpoint's or a tenant API
+            // server's), the certificate alone otherwise (a tenant aggregator's, signed by its request-header CA).
+            boolean signedByTrusted;
+            try {
+                own.certificate().verify(certificate.getPublicKey());
+                signedByTrusted = true;
+            } catch (GeneralSecurityException e) {
+                signedByTrusted = false;
+            }
+            keys.setKeyEntry("own", own.privateKey(), pass, signedByTrusted
+                    ? new X509Certificate[] {own.certificate(), certificate} : new X509Certificate[] {own.certificate()});
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, pass);
             KeyStore trust = KeyStore.getInstance("PKCS12");

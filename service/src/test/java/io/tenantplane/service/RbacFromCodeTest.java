@@ -200,7 +200,7 @@ class RbacFromCodeTest {
         ApiClient hostClient = replica.hostClient();
         try {
             bothTenantsLiveThroughSyncDriftAndDeletion(hostKube, prodTenant());
-            logsInsideDev(hostKube, plane);
+            logsInsideDev(hostKube, plane, List.of());
 
             JsonObject profile = hostKube.require("IsolationProfile", NS, "restricted");
             profile.getAsJsonObject("spec").add("nodePlacement", JsonParser.parseString(
@@ -261,7 +261,7 @@ class RbacFromCodeTest {
             Json.child(prodShared.get(1), "spec").addProperty("mode", "shared");
             Json.child(prodShared.get(1), "spec").add("controlPlane", JsonParser.parseString("{\"replicas\":1}"));
             bothTenantsLiveThroughSyncDriftAndDeletion(hostKube, prodShared);
-            logsInsideDev(hostKube, plane);
+            logsInsideDev(hostKube, plane, List.of(NS));
 
             explainReviewEventsAndDeleteBothTenants(hostKube, plane, hostClient);
         } finally {
@@ -387,9 +387,10 @@ class RbacFromCodeTest {
 
     /**
      * kubectl logs inside dev, as its API server calls the kubelet endpoint with the client certificate tenantplane
-     * issued it: the endpoint reads dev's TenantCluster and Pod and asks the host for the Pod's log.
+     * issued it: the endpoint reads dev's TenantCluster and Pod and asks the host for the Pod's log. {@code watched}:
+     * the replica's watched namespaces (empty: all).
      */
-    private void logsInsideDev(Kube hostKube, TenantPlane plane) throws Exception {
+    private void logsInsideDev(Kube hostKube, TenantPlane plane, List<String> watched) throws Exception {
         io.tenantplane.kubelet.KubeletCa ca = kubeletCa.get();
         JsonObject secret = hostKube.require("Secret", NS, "dev-kubelet-client");
         JsonObject data = secret.getAsJsonObject("data");
@@ -398,7 +399,8 @@ class RbacFromCodeTest {
         javax.net.ssl.SSLContext tls = io.tenantplane.kubelet.KubeletCa.context(
                 io.tenantplane.kubelet.KubeletCa.Credential.fromPem(file.apply("tls.crt"), file.apply("tls.key")),
                 file.apply("ca.crt"));
-        try (io.tenantplane.kubelet.KubeletServer server = plane.kubeletServer()
+        // As KubeletEndpoints wires it: TenantClusters are read where the replica watches.
+        try (io.tenantplane.kubelet.KubeletServer server = plane.kubeletServer().tenantNamespaces(watched)
                 .serving(ca.issueServing(List.of("localhost"), Duration.ofHours(1)))
                 .bindAddress(java.net.InetAddress.getLoopbackAddress()).port(0).start()) {
             java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newBuilder().sslContext(tls).build().send(
