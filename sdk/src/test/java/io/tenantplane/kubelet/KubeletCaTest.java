@@ -39,8 +39,9 @@ class KubeletCaTest {
 
         assertEquals(Optional.empty(), KubeletCa.tenantOf(s.certificate()));
         var names = s.certificate().getSubjectAlternativeNames().stream().map(l -> l.get(0) + ":" + l.get(1)).toList();
-        assertEquals(List.of("2:tenantplane-kubelet.tenantplane-system.svc", "7:10.96.0.20"), names,
-                "a DNS name and an IP address");
+        assertEquals(List.of("2:tenantplane-kubelet.tenantplane-system.svc", "7:10.96.0.20",
+                "2:" + KubeletEndpoint.METRICS_SERVER_NAME), names,
+                "a DNS name and an IP address, and the name tenant aggregators verify for metrics.k8s.io");
         assertThrows(IllegalArgumentException.class, () -> ca.issueServing(List.of(), Duration.ofDays(1)));
     }
 
