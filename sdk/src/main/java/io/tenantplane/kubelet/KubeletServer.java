@@ -52,8 +52,8 @@ import okhttp3.Response;
  * {@code exec}, {@code attach} or {@code port-forward} on a Pod bound to a mirror. One
  * endpoint serves every tenant; it runs in the controller's JVM (docs/architecture.md says why).
  *
- * <p><b>Who may call.</b> TLS with a required client certificate signed by the installation's {@link KubeletCa}: the
- * certificate names one tenant ({@link KubeletCa#tenantOf}); a call is admitted only while that TenantCluster exists
+ * <p><b>Who may call.</b> TLS with a required client certificate signed by the installation's {@link KubeletCa} (or a
+ * tenant aggregator's, below): the certificate names one tenant ({@link KubeletCa#tenantOf}); a call is admitted only while that TenantCluster exists
  * with the uid the certificate was issued for, and reaches only Pods that tenant manages on the host: the host copy
  * must carry the tenant's reverse mapping for exactly the Pod named ({@link ReverseMapping#inspect}), so neither a
  * forged node address nor a forged pod name reaches another tenant's Pod or a foreign one.
@@ -65,10 +65,15 @@ import okhttp3.Response;
  * {@code exec}, {@code attach} and {@code portForward} as SPDY/3.1 upgrades, the protocol kube-apiserver 1.30+ speaks
  * to a kubelet (it translates kubectl's WebSocket, {@code StreamTranslatorProxy}), relayed to the host copy through
  * the host API's WebSocket subresources ({@link StreamRelay}); {@link Builder#allowExec} turns them off.
- * {@code /stats/summary} and {@code /metrics/...} (what metrics-server 0.6+ scrapes) are refused (501) with the
- * reason: metrics-server calls every node's kubelet itself and every mirror points at this one address, so its call
- * cannot say which node it asks about; and answering from the host node's kubelet would need {@code nodes/proxy} on
- * the host, which reaches every kubelet API of every host node.
+ * {@code /stats/summary} and {@code /metrics/...} (what a metrics-server inside a tenant would scrape) are refused
+ * (501) with the reason: such a metrics-server calls every node's kubelet itself and every mirror points at this one
+ * address, so its call cannot say which node it asks about; and answering from the host node's kubelet would need
+ * {@code nodes/proxy} on the host, which reaches every kubelet API of every host node.
+ *
+ * <p><b>{@code kubectl top}.</b> {@code /apis/metrics.k8s.io/v1beta1/...} is served to a tenant API server's
+ * aggregator instead ({@link MetricsApi}): a caller whose certificate one tenant's published request-header CA signed
+ * ({@link FrontProxies}), with the common name {@value FrontProxies#ALLOWED_NAME}, gets that tenant's Pods' usage from
+ * the host's metrics-server. A kubelet client certificate may not call it, nor an aggregator anything else.
  *
  * <p><b>Bounds.</b> At most {@link Builder#maxStreamsPerTenant} calls per tenant and {@link Builder#maxStreams} in
  * all at once (429 beyond); a call that moves no byte for {@link Builder#idleTimeout} is closed. Each call has its

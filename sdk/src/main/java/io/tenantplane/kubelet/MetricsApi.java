@@ -35,7 +35,8 @@ import java.util.Optional;
  *       {@code metadata.name} and {@code metadata.namespace}, as metrics-server matches object metadata. A get of a
  *       Pod without metrics is a NotFound for {@code pods.metrics.k8s.io}, as metrics-server answers.</li>
  *   <li>{@code nodes}: per node mirror (named after its host node), the sum of this tenant's Pods' usage on that host
- *       node, never the host node's own usage, which would show other tenants' load.</li>
+ *       node, never the host node's own usage, which would show other tenants' load. A label selector is refused
+ *       (400): a mirror's labels are its host node's, and selecting by them would need {@code list} on host nodes.</li>
  * </ul>
  * A host without metrics-server (no {@code metrics.k8s.io}) is answered 503 saying so; a host that refuses the read
  * is answered 503 with its answer.

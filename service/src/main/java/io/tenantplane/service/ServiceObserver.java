@@ -116,12 +116,14 @@ public class ServiceObserver implements Observer {
                 .setAttribute(TENANT, tenant.name())
                 .setAttribute(TENANT_NAMESPACE, tenant.namespace())
                 .setAttribute(VERB, r.verb())
-                .setAttribute(POD, r.namespace() + "/" + r.pod())
                 .setAttribute(USER, r.user())
                 .setAttribute(REASON, r.reason())
                 .setAttribute(CODE, (long) r.code())
                 .setAttribute(REPLICA, settings.lease().identity())
                 .startSpan();
+        if (r.pod() != null) {
+            span.setAttribute(POD, r.namespace() + "/" + r.pod());
+        }
         if (r.hostPod() != null) {
             span.setAttribute(HOST_NAME, r.hostPod());
         }
