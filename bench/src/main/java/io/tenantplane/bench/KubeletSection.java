@@ -28,8 +28,10 @@ import javax.net.ssl.SSLContext;
 
 /**
  * The kubelet endpoint's cost, in one process: heap and platform threads it adds for idle tenants (none are held per
- * tenant until one calls), heap and platform threads per open log stream, and the time to read a container log
- * through it against reading the same log from the host API directly (the baseline, same run, same client).
+ * tenant until one calls), heap and platform threads per open log stream, the time to read a container log through
+ * it against reading the same log from the host API directly (the baseline, same run, same client), and for
+ * {@code kubectl top} the heap of the tenants' aggregator CAs it keeps and a PodMetrics list through it against the
+ * host's own.
  */
 final class KubeletSection {
 
@@ -37,6 +39,11 @@ final class KubeletSection {
     private static final double MIB = 1024.0 * 1024;
     /** A log read through the endpoint should cost at most this much more than from the host directly. */
     static final double TARGET_RATIO = 2.0;
+    /**
+     * kubectl top through the endpoint makes three host reads (the TenantCluster, the tenant's host Pods, their
+     * PodMetrics) where the baseline makes one; it should cost at most this much more.
+     */
+    static final double TOP_TARGET_RATIO = 4.0;
 
     /**
      * Tenants, open streams (spread over the tenants), log lines, timed read repetitions and the untimed ones before
@@ -60,7 +67,7 @@ final class KubeletSection {
         // The host API serves TLS, as every real one does: the baseline and the endpoint's host calls both pay for it.
         KubeletCa ca = KubeletCa.generate("bench-kubelet-ca", Clock.systemUTC());
         KubeApiServer host = KubeApiServer.builder().namespaces("default", "kube-system", ns)
-                .simulate(Simulation.builder().nodes(1).build())
+                .simulate(Simulation.builder().nodes(1).build()).metricsServer()
                 .tls(ca.context(ca.issueServing(List.of("127.0.0.1"), Duration.ofDays(1)))).build().start();
         List<String> uids = new ArrayList<>();
         try {
@@ -104,6 +111,20 @@ final class KubeletSection {
             }
             for (int t = 1; t < c.tenants(); t++) {
                 host.appendContainerLog(ns, HostNames.hostName("web", "default", "t" + t), "app", "hello");
+            }
+            // kubectl top: every host Pod measured by the host's metrics-server, and every tenant's control plane
+            // having published its request-header CA (what its aggregator's certificate is checked against).
+            List<KubeletCa.Credential> aggregators = new ArrayList<>();
+            for (int t = 0; t < c.tenants(); t++) {
+                host.setContainerUsage(ns, HostNames.hostName("web", "default", "t" + t), "app", "25m", "48Mi");
+                KubeletCa requestHeader = KubeletCa.generate("k3s-request-header-ca@" + t, Clock.systemUTC());
+                aggregators.add(requestHeader.issueClient("system:auth-proxy", Duration.ofDays(1)));
+                JsonObject secret = Cluster.parse("""
+                        {"apiVersion":"v1","kind":"Secret","metadata":{"name":"t%d-kubeconfig","namespace":"%s"},
+                         "data":{"request-header-ca.crt":"%s"}}""".formatted(t, ns, java.util.Base64.getEncoder()
+                        .encodeToString(requestHeader.certificatePem().getBytes(java.nio.charset.StandardCharsets
+                                .US_ASCII))));
+                Cluster.create(host.url(), secret);
             }
 
             ApiClient hostClient = new io.kubernetes.client.util.ClientBuilder().setBasePath(host.httpsUrl())
@@ -214,6 +235,59 @@ final class KubeletSection {
                 figures.add(Figure.plain("The same bytes over one loopback TLS connection against a plain one (bare "
                         + "sockets): the TLS hop alone", Figure.number(hop[1]) + " ms vs " + Figure.number(hop[0])
                         + " ms", REPRODUCE));
+
+                // kubectl top: the first aggregator call makes the endpoint read every tenant's request-header CA;
+                // the heap that index keeps, per tenant, and a PodMetrics list through the endpoint against the same
+                // list from the host's metrics API directly (the baseline, same client kind, both over TLS).
+                double heapBeforeIndex = heapMiB();
+                HttpClient viaAggregator = HttpClient.newBuilder().sslContext(KubeletCa.context(aggregators.get(0),
+                        ca.certificatePem())).build();
+                String top = "https://localhost:" + server.port() + "/apis/metrics.k8s.io/v1beta1/namespaces/default"
+                        + "/pods";
+                HttpResponse<String> firstTop = viaAggregator.send(HttpRequest.newBuilder(URI.create(top)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (firstTop.statusCode() != 200 || !firstTop.body().contains("\"web\"")) {
+                    throw new IllegalStateException("kubectl top's call through the endpoint: " + firstTop.statusCode()
+                            + " " + firstTop.body());
+                }
+                for (int t = 1; t < c.tenants(); t++) {
+                    // Every tenant's aggregator known, as after each tenant's first kubectl top.
+                    int code = HttpClient.newBuilder().sslContext(KubeletCa.context(aggregators.get(t),
+                            ca.certificatePem())).build().send(HttpRequest.newBuilder(URI.create(top)).build(),
+                            HttpResponse.BodyHandlers.discarding()).statusCode();
+                    if (code != 200) {
+                        throw new IllegalStateException("tenant t" + t + "'s kubectl top: " + code);
+                    }
+                }
+                double heapIndexed = heapMiB();
+                figures.add(new Figure(String.format(Locale.ROOT, "Heap the endpoint keeps for kubectl top, %d "
+                        + "tenants' aggregator CAs known (per tenant)", c.tenants()), Figure.number(
+                        (heapIndexed - heapBeforeIndex) * 1024 / c.tenants()) + " KiB", "—", null,
+                        "≤ " + Figure.number(FootprintSection.TARGET_MIB * 1024) + " KiB",
+                        (heapIndexed - heapBeforeIndex) / c.tenants() <= FootprintSection.TARGET_MIB, REPRODUCE));
+                String directTop = host.httpsUrl() + "/apis/metrics.k8s.io/v1beta1/namespaces/" + ns
+                        + "/pods?labelSelector=" + ReverseMapping.TENANT + "%3Dt0";
+                double[] topBase = new double[c.reads()];
+                double[] topThrough = new double[c.reads()];
+                for (int i = -c.warmups(); i < c.reads(); i++) {
+                    long s = System.nanoTime();
+                    overTls.send(HttpRequest.newBuilder(URI.create(directTop)).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                    double hostMs = (System.nanoTime() - s) / 1e6;
+                    s = System.nanoTime();
+                    viaAggregator.send(HttpRequest.newBuilder(URI.create(top)).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                    if (i >= 0) {
+                        topBase[i] = hostMs;
+                        topThrough[i] = (System.nanoTime() - s) / 1e6;
+                    }
+                }
+                double tb = median(topBase);
+                double tm = median(topThrough);
+                figures.add(new Figure("kubectl top pod's call through the endpoint (TenantCluster, host Pods and "
+                        + "PodMetrics read, renamed)", Figure.number(tm) + " ms", "the host's PodMetrics list directly "
+                        + Figure.number(tb) + " ms", tm / tb, "≤ " + Figure.number(TOP_TARGET_RATIO) + "×",
+                        tm / tb <= TOP_TARGET_RATIO, REPRODUCE));
 
                 // Open follow streams, spread over the tenants.
                 List<InputStream> open = new ArrayList<>();

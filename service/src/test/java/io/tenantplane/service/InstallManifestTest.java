@@ -247,6 +247,7 @@ class InstallManifestTest {
         grant(expected, "scheduling.k8s.io", "priorityclasses", List.of("list"));
         grant(expected, "node.k8s.io", "runtimeclasses", List.of("list"));
         grant(expected, "", "pods/log", List.of("get"));
+        grant(expected, "metrics.k8s.io", "pods", List.of("get", "list"));
         grant(expected, "", "pods/ephemeralcontainers", List.of("update"));
         for (String r : List.of("pods/exec", "pods/attach", "pods/portforward")) {
             grant(expected, "", r, List.of("get", "create"));
