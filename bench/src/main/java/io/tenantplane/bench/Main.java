@@ -26,7 +26,7 @@ public final class Main {
     static final java.util.Map<String, String> TITLES = java.util.Map.of("plan", "Offline plan, naming and explain (JMH)",
             "live", "Live convergence (testkit API servers)", "footprint", "Footprint (one Syncer, idle tenants)",
             "scale", "Scale out (replicas sharing tenants by shard Leases)",
-            "kubelet", "Kubelet endpoint (kubectl logs and exec inside tenants)",
+            "kubelet", "Kubelet endpoint (kubectl logs, exec and top inside tenants)",
             "cli", "CLI cold start", "firstsync", "First sync with concurrent writers (testkit API servers)");
     static final String DOC = "docs/performance.md";
     static final String PLOT = "performance-plan.png";

@@ -197,6 +197,9 @@ public final class KubeletServer implements AutoCloseable {
      */
     private void connection(SSLSocket socket) {
         try {
+            // As Go's net package sets on every TCP connection (kube-apiserver's client and a kubelet's server both):
+            // an answer's head and body go out at once, not the body after the caller's delayed ACK of the head.
+            socket.setTcpNoDelay(true);
             socket.setSoTimeout(10_000);
             socket.startHandshake();
             java.io.InputStream in = new java.io.BufferedInputStream(socket.getInputStream());

@@ -207,6 +207,16 @@ final class MetricsApi {
         List<Measured> out = new ArrayList<>();
         for (String hostNs : hostNamespaces(tc)) {
             Map<String, JsonObject> hostPods = new LinkedHashMap<>();
+            // The two lists are independent: the metrics are read beside the Pods, not after them.
+            java.util.concurrent.CompletableFuture<List<JsonObject>> measurements = new java.util.concurrent
+                    .CompletableFuture<>();
+            Thread.ofVirtual().name("tenantplane-kubelet-metrics").start(() -> {
+                try {
+                    measurements.complete(host.list(POD_METRICS, hostNs, selector.toString()));
+                } catch (RuntimeException e) {
+                    measurements.completeExceptionally(e);
+                }
+            });
             List<JsonObject> listed;
             try {
                 listed = host.list(PODS, hostNs, selector.toString());
@@ -223,7 +233,7 @@ final class MetricsApi {
                 }
             }
             // Read even when no Pod matched: a host without metrics-server is said so, not shown as no Pods.
-            for (JsonObject metrics : host.list(POD_METRICS, hostNs, selector.toString())) {
+            for (JsonObject metrics : joined(measurements)) {
                 JsonObject p = hostPods.get(Json.string(metrics, "metadata", "name"));
                 if (p == null) {
                     continue;
@@ -234,6 +244,17 @@ final class MetricsApi {
             }
         }
         return out;
+    }
+
+    private static List<JsonObject> joined(java.util.concurrent.CompletableFuture<List<JsonObject>> read) {
+        try {
+            return read.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
     }
 
     /** The host namespace in effect first; during a migration the Pods may still be in the other one. */
