@@ -238,26 +238,14 @@ public final class KubeletCa {
      */
     SSLContext serverContext(Credential serving, FrontProxies proxies) {
         try {
-            char[] pass = new char[0];
-            KeyStore keys = KeyStore.getInstance("PKCS12");
-            keys.load(null, pass);
-            keys.setKeyEntry("own", serving.privateKey(), pass, new X509Certificate[] {serving.certificate(),
-                    certificate});
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(keys, pass);
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, pass);
-            trust.setCertificateEntry("ca", certificate);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
             javax.net.ssl.X509TrustManager own = null;
-            for (javax.net.ssl.TrustManager tm : tmf.getTrustManagers()) {
+            for (javax.net.ssl.TrustManager tm : trustManagers(certificate)) {
                 if (tm instanceof javax.net.ssl.X509TrustManager x) {
                     own = x;
                 }
             }
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf.getKeyManagers(), new javax.net.ssl.TrustManager[] {proxies.trust(own)}, RANDOM);
+            ctx.init(keyManagers(serving, certificate), new javax.net.ssl.TrustManager[] {proxies.trust(own)}, RANDOM);
             return ctx;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot build the kubelet TLS context: " + e.getMessage(), e);
@@ -277,33 +265,46 @@ public final class KubeletCa {
 
     private static SSLContext context(Credential own, X509Certificate certificate) {
         try {
-            char[] pass = new char[0];
-            KeyStore keys = KeyStore.getInstance("PKCS12");
-            keys.load(null, pass);
-            // The chain sent: the certificate and the trusted CA when that CA signed it (an endpoint's or a tenant API
-            // server's), the certificate alone otherwise (a tenant aggregator's, signed by its request-header CA).
-            boolean signedByTrusted;
-            try {
-                own.certificate().verify(certificate.getPublicKey());
-                signedByTrusted = true;
-            } catch (GeneralSecurityException e) {
-                signedByTrusted = false;
-            }
-            keys.setKeyEntry("own", own.privateKey(), pass, signedByTrusted
-                    ? new X509Certificate[] {own.certificate(), certificate} : new X509Certificate[] {own.certificate()});
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(keys, pass);
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, pass);
-            trust.setCertificateEntry("ca", certificate);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
             SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), RANDOM);
+            ctx.init(keyManagers(own, certificate), trustManagers(certificate), RANDOM);
             return ctx;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot build the kubelet TLS context: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Key managers presenting {@code own}, with {@code issuer} in the chain when it signed it (an endpoint's or a
+     * tenant API server's certificate), alone otherwise (a tenant aggregator's, signed by its request-header CA).
+     */
+    private static javax.net.ssl.KeyManager[] keyManagers(Credential own, X509Certificate issuer)
+            throws IOException, GeneralSecurityException {
+        char[] pass = new char[0];
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, pass);
+        boolean signedByIssuer;
+        try {
+            own.certificate().verify(issuer.getPublicKey());
+            signedByIssuer = true;
+        } catch (GeneralSecurityException e) {
+            signedByIssuer = false;
+        }
+        keys.setKeyEntry("own", own.privateKey(), pass, signedByIssuer
+                ? new X509Certificate[] {own.certificate(), issuer} : new X509Certificate[] {own.certificate()});
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, pass);
+        return kmf.getKeyManagers();
+    }
+
+    /** Trust managers that trust certificates {@code ca} signed, and nothing else. */
+    private static javax.net.ssl.TrustManager[] trustManagers(X509Certificate ca)
+            throws IOException, GeneralSecurityException {
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, new char[0]);
+        trust.setCertificateEntry("ca", ca);
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        return tmf.getTrustManagers();
     }
 
     /** A certificate and its key, as objects and as PEM. */

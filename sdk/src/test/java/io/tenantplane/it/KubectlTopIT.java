@@ -29,9 +29,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.PrivateKey;
-import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +39,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -283,59 +279,11 @@ class KubectlTopIT {
     // ------------------------------------------------------------ helpers
 
     /**
-     * TLS as a tenant aggregator has it: its client certificate presented whatever issuers the server names (as
-     * client-go's transport presents a static key pair), the endpoint trusted through the installation's CA.
+     * TLS as a tenant aggregator has it: its client certificate, the endpoint trusted through the installation's CA.
+     * The endpoint names no acceptable issuers, so the JDK presents the certificate as client-go does.
      */
-    private SSLContext tls(KubeletCa.Credential client) throws Exception {
-        X509Certificate cert = client.certificate();
-        PrivateKey key = client.privateKey();
-        javax.net.ssl.X509ExtendedKeyManager keys = new javax.net.ssl.X509ExtendedKeyManager() {
-            @Override
-            public String[] getClientAliases(String keyType, java.security.Principal[] issuers) {
-                return new String[] {"c"};
-            }
-
-            @Override
-            public String chooseClientAlias(String[] keyType, java.security.Principal[] issuers,
-                                            java.net.Socket socket) {
-                return "c";
-            }
-
-            @Override
-            public String chooseEngineClientAlias(String[] keyType, java.security.Principal[] issuers,
-                                                  javax.net.ssl.SSLEngine engine) {
-                return "c";
-            }
-
-            @Override
-            public String[] getServerAliases(String keyType, java.security.Principal[] issuers) {
-                return null;
-            }
-
-            @Override
-            public String chooseServerAlias(String keyType, java.security.Principal[] issuers,
-                                            java.net.Socket socket) {
-                return null;
-            }
-
-            @Override
-            public X509Certificate[] getCertificateChain(String alias) {
-                return new X509Certificate[] {cert};
-            }
-
-            @Override
-            public PrivateKey getPrivateKey(String alias) {
-                return key;
-            }
-        };
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("ca", ca.certificate());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(new javax.net.ssl.KeyManager[] {keys}, tmf.getTrustManagers(), null);
-        return ctx;
+    private SSLContext tls(KubeletCa.Credential client) {
+        return KubeletCa.context(client, ca.certificatePem());
     }
 
     private HttpRequest request(String path) {

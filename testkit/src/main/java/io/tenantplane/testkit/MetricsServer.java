@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -213,40 +212,11 @@ final class MetricsServer {
      * {@code fields.Selector.Matches} reads it: an unknown field is empty.
      */
     private static Predicate<JsonObject> metaFields(String selector) {
-        if (selector == null || selector.isBlank()) {
-            return o -> true;
-        }
-        List<Predicate<JsonObject>> terms = new ArrayList<>();
-        for (String raw : selector.split(",")) {
-            String term = raw.trim();
-            int at;
-            boolean negate;
-            int len;
-            if ((at = term.indexOf("!=")) > 0) {
-                negate = true;
-                len = 2;
-            } else if ((at = term.indexOf("==")) > 0) {
-                negate = false;
-                len = 2;
-            } else if ((at = term.indexOf('=')) > 0) {
-                negate = false;
-                len = 1;
-            } else {
-                throw ApiError.badRequest("invalid selector: '" + selector + "'; can't understand '" + term + "'");
-            }
-            String field = term.substring(0, at).trim();
-            String value = term.substring(at + len).trim();
-            terms.add(o -> {
-                Map<String, String> set = new LinkedHashMap<>();
-                set.put("metadata.name", Json.str(Json.meta(o), "name"));
-                String ns = Json.str(Json.meta(o), "namespace");
-                if (ns != null) {
-                    set.put("metadata.namespace", ns);
-                }
-                boolean equal = value.equals(set.getOrDefault(field, ""));
-                return negate != equal;
-            });
-        }
-        return o -> terms.stream().allMatch(t -> t.test(o));
+        return Selectors.fieldTerms(selector, field -> { }, (o, field) -> switch (field) {
+            case "metadata.name" -> Json.str(Json.meta(o), "name");
+            case "metadata.namespace" -> Json.str(Json.meta(o), "namespace") == null ? ""
+                    : Json.str(Json.meta(o), "namespace");
+            default -> "";
+        });
     }
 }

@@ -151,6 +151,30 @@ final class Selectors {
      * {@code metadata.namespace} or one of the type's selectable fields, as a real server insists.
      */
     static Predicate<JsonObject> fields(String selector, ResourceType type) {
+        return fieldTerms(selector, field -> {
+            if (!field.equals("metadata.name") && !field.equals("metadata.namespace")
+                    && !type.selectableFields().contains(field)) {
+                if (!type.custom()) {
+                    // Built-in kinds: the field label conversion func of the kind (pkg/apis/*/v1/conversion.go).
+                    throw ApiError.badRequest("field label not supported: " + field);
+                }
+                throw ApiError.badRequest("\"" + field + "\" is not a known field selector: only \"metadata.name\", "
+                        + "\"metadata.namespace\"" + (type.selectableFields().isEmpty() ? ""
+                                : ", \"" + String.join("\", \"", type.selectableFields()) + "\""));
+            }
+        }, (o, field) -> {
+            JsonElement e = Json.at(o, field);
+            return e == null || e.isJsonNull() ? "" : e.isJsonPrimitive() ? e.getAsString() : Json.text(e);
+        });
+    }
+
+    /**
+     * A field selector's terms ({@code a=x}, {@code a==x}, {@code a!=x}, comma-separated, as {@code fields.ParseSelector}
+     * reads them), each field passed to {@code check} (which throws to refuse it), matched against the value
+     * {@code read} gives for the field (the empty string when the object has none).
+     */
+    static Predicate<JsonObject> fieldTerms(String selector, java.util.function.Consumer<String> check,
+                                            java.util.function.BiFunction<JsonObject, String, String> read) {
         if (selector == null || selector.isBlank()) {
             return o -> true;
         }
@@ -174,21 +198,8 @@ final class Selectors {
             }
             String field = term.substring(0, at).trim();
             String value = term.substring(at + len).trim();
-            if (!field.equals("metadata.name") && !field.equals("metadata.namespace")
-                    && !type.selectableFields().contains(field)) {
-                if (!type.custom()) {
-                    // Built-in kinds: the field label conversion func of the kind (pkg/apis/*/v1/conversion.go).
-                    throw ApiError.badRequest("field label not supported: " + field);
-                }
-                throw ApiError.badRequest("\"" + field + "\" is not a known field selector: only \"metadata.name\", "
-                        + "\"metadata.namespace\"" + (type.selectableFields().isEmpty() ? ""
-                                : ", \"" + String.join("\", \"", type.selectableFields()) + "\""));
-            }
-            terms.add(o -> {
-                JsonElement e = Json.at(o, field);
-                String actual = e == null || e.isJsonNull() ? "" : e.isJsonPrimitive() ? e.getAsString() : Json.text(e);
-                return negate != value.equals(actual);
-            });
+            check.accept(field);
+            terms.add(o -> negate != value.equals(read.apply(o, field)));
         }
         return o -> terms.stream().allMatch(t -> t.test(o));
     }
