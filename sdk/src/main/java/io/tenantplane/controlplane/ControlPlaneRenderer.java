@@ -295,8 +295,10 @@ public final class ControlPlaneRenderer {
         }
         boolean hostRunsPods = tc.mode() != Mode.PRIVATE;
         // Private mode keeps k3s's local-path provisioner: the tenant's default StorageClass, storing on the agents'
-        // volumes. Shared and dedicated tenants get theirs from the host (claims are synced).
-        a.add("--disable=traefik,servicelb,metrics-server" + (hostRunsPods ? ",local-storage,coredns" : ""));
+        // volumes. Shared and dedicated tenants get theirs from the host (claims are synced). Private mode keeps
+        // k3s's metrics-server too (kubectl top, HPAs): it scrapes the kubelets of the tenant's own agents. Shared and
+        // dedicated tenants get metrics.k8s.io from tenantplane's kubelet endpoint instead, answered from the host.
+        a.add("--disable=traefik,servicelb" + (hostRunsPods ? ",metrics-server,local-storage,coredns" : ""));
         a.add("--disable-cloud-controller");
         a.add("--disable-helm-controller");
         if (hostRunsPods) {
