@@ -68,8 +68,6 @@ final class Converger {
      */
     static final List<String> COLLECTABLE_KINDS = SyncPolicy.SUPPORTED_KINDS.stream()
             .filter(SyncPolicy.SupportedKind::namespaced).map(SyncPolicy.SupportedKind::kind).toList();
-    private static final ResourceKind CRD = ResourceKind.wellKnown("apiextensions.k8s.io/v1",
-            "CustomResourceDefinition").orElseThrow();
 
     private final Planner planner = new Planner();
     private final Reader hostReader;
@@ -219,13 +217,8 @@ final class Converger {
                 new SyncPolicy.Spec(List.of()), null);
     }
 
-    /** The objects one full pass reads ({@link Pass#read}). */
-    private record Reads(List<JsonObject> tenantObjects, List<JsonObject> hostObjects, List<JsonObject> crds,
-                         List<ResourceKind> mirrorKinds, boolean podsListed) {
-    }
-
     /**
-     * What a full pass over {@code ctx} plans with, read as the pass reads it ({@link Pass#read}), with the tenant API
+     * What a full pass over {@code ctx} plans with, read as the pass reads it ({@link PassReader#read}), with the tenant API
      * and DNS Services the pass reads for its pods, for a question about {@code kind} {@code virtualNamespace/name}:
      * the tenant's objects of {@code kind} too when the pass does not list them (a kind the policy does not send, a
      * private tenant), and whatever holds the object's host name when the pass's lists do not hold it (a foreign
@@ -235,7 +228,7 @@ final class Converger {
                             String name) {
         // Only reads: an execution that would report to no observer, and reports nothing.
         Pass pass = new Pass(ctx, tenantClient, Execution.of(ctx.key(), Observer.NOOP, Observer.PassScope.NOOP), true);
-        Reads r = pass.read();
+        PassReader.Reads r = pass.reader.read();
         List<JsonObject> tenantObjects = new ArrayList<>(r.tenantObjects());
         List<JsonObject> hostObjects = new ArrayList<>(r.hostObjects());
         hostObjects.addAll(r.crds());
@@ -289,6 +282,8 @@ final class Converger {
         private final Map<String, Boolean> mirroredNodes = new HashMap<>();
         /** The host applier of this tenant's passes, behind the shared client-side rate limit. */
         private final Applier hostWrites;
+        /** The pass's read step. */
+        private final PassReader reader;
 
         Pass(TenantContext ctx, ApiClient tenantClient, Execution exec, boolean full) {
             this.ctx = ctx;
@@ -305,73 +300,12 @@ final class Converger {
             this.exec = exec;
             this.scope = exec.scope();
             this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
-        }
-
-        /**
-         * What a full pass plans with, read as it reads: the tenant's objects of every kind the policy sends to the
-         * host (system namespaces included: the planner makes them Skip decisions, so "why is this not on the host?"
-         * has an answer), the host copies labelled with the tenant in its host namespace (of those kinds, of custom
-         * kinds the policy stopped sending, and of every kind tenantplane collects), the host CRDs of allowed custom
-         * kinds, and the cluster-scoped host objects the policy mirrors. The lists run up to
-         * {@code writeConcurrency} at once.
-         */
-        Reads read() {
-            List<JsonObject> tenantObjects = new ArrayList<>();
-            List<JsonObject> hostObjects = new ArrayList<>();
-            Set<String> listed = new java.util.HashSet<>();
-            boolean podsListed = false;
-            List<java.util.function.Supplier<List<JsonObject>>> tenantReads = new ArrayList<>();
-            List<java.util.function.Supplier<List<JsonObject>>> hostReads = new ArrayList<>();
-            List<JsonObject> crds = new ArrayList<>();
-            for (SyncPolicy.KindRule rule : policy.spec() == null ? List.<SyncPolicy.KindRule>of()
-                    : policy.spec().kinds()) {
-                if (rule != null && rule.kind() != null && !rule.toHost() && rule.custom()
-                        && listed.add(rule.kind())) {
-                    // A custom kind the policy stopped sending: its host copies are collected (KindNotSynced).
-                    retiredCustomKind(rule, hostReads);
-                    continue;
-                }
-                if (rule == null || rule.kind() == null || !rule.toHost() || !listed.add(rule.kind())) {
-                    continue;
-                }
-                if (rule.custom()) {
-                    customKind(rule, tenantReads, hostReads, crds);
-                    continue;
-                }
-                ResourceKind tk = tenantResources.resolve(rule.effectiveApiVersion(), rule.kind());
-                podsListed |= tk.kind().equals("Pod");
-                // System namespaces are listed too: the planner makes them Skip decisions, so "why is this not on
-                // the host?" has an answer.
-                tenantReads.add(() -> tenantReader.list(tk, null, null));
-                ResourceKind hk = hostResources.resolve(tk.apiVersion(), tk.kind());
-                hostReads.add(hostList(hk, hk.namespaced() ? hostNs : null, ReverseMapping.TENANT + "=" + tenant));
-            }
-            List<ResourceKind> mirrorKinds = new ArrayList<>();
-            for (SyncPolicy.HostMirror m : policy.mirrors()) {
-                ResourceKind mk = mirrorKind(m);
-                if (mk != null) {
-                    mirrorKinds.add(mk);
-                    hostReads.add(() -> hostReader.list(mk, null, null));
-                }
-            }
-            for (String kind : COLLECTABLE_KINDS) {
-                if (listed.add(kind)) {
-                    ResourceKind hk = ResourceKind.wellKnown(null, kind).orElseThrow();
-                    hostReads.add(hostList(hk, hostNs, ReverseMapping.MANAGED_BY + "="
-                            + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tenant));
-                }
-            }
-            List<java.util.function.Supplier<List<JsonObject>>> reads = new ArrayList<>(tenantReads);
-            reads.addAll(hostReads);
-            List<List<JsonObject>> results = readAll(reads);
-            for (int i = 0; i < results.size(); i++) {
-                (i < tenantReads.size() ? tenantObjects : hostObjects).addAll(results.get(i));
-            }
-            return new Reads(tenantObjects, hostObjects, crds, mirrorKinds, podsListed);
+            this.reader = new PassReader(ctx, policy, tenantReader, tenantResources, hostReader, hostResources,
+                    Converger.this::allowed, writeConcurrency);
         }
 
         List<Outcome> full() {
-            Reads r = read();
+            PassReader.Reads r = reader.read();
             List<JsonObject> tenantObjects = r.tenantObjects();
             List<JsonObject> hostObjects = r.hostObjects();
             List<JsonObject> crds = r.crds();
@@ -396,103 +330,6 @@ final class Converger {
             tendMetricsApi();
             mirrorFromHost(mirrorKinds, hostObjects);
             return exec.outcomes();
-        }
-
-        /**
-         * Reads for a custom kind: the tenant's objects when the tenant serves the kind; the host's CRD for it and the
-         * host copies when the installation allows the kind (a kind not allowed is never read or written on the host,
-         * and its objects become {@code KindNotAllowed} skips).
-         */
-        private void customKind(SyncPolicy.KindRule rule, List<java.util.function.Supplier<List<JsonObject>>> tenantReads,
-                                List<java.util.function.Supplier<List<JsonObject>>> hostReads, List<JsonObject> crds) {
-            ResourceKind tk;
-            try {
-                tk = tenantResources.resolve(rule.effectiveApiVersion(), rule.kind());
-            } catch (io.tenantplane.apply.UnknownKindException notInTenant) {
-                // The tenant has not installed the kind: nothing of it to sync, but copies may be left to collect.
-                tk = null;
-            }
-            if (tk != null) {
-                ResourceKind listed = tk;
-                tenantReads.add(() -> tenantReader.list(listed, null, null));
-            }
-            if (!allowed(rule.kind(), rule.effectiveApiVersion())) {
-                return;
-            }
-            if (tk != null && tk.crdName().isPresent()) {
-                hostReader.get(CRD, null, tk.crdName().get()).ifPresent(crds::add);
-            }
-            ResourceKind hk;
-            try {
-                hk = hostResources.resolve(rule.effectiveApiVersion(), rule.kind());
-            } catch (io.tenantplane.apply.UnknownKindException notOnHost) {
-                return;
-            }
-            if (hk.namespaced()) {
-                hostReads.add(hostList(hk, hostNs, ReverseMapping.TENANT + "=" + tenant));
-            }
-        }
-
-        /**
-         * The read of one host list: the one the provisioning before this pass handed on in the context when it has
-         * it (the same kind, namespace and selector, or a selector asking less), or a list request.
-         */
-        private java.util.function.Supplier<List<JsonObject>> hostList(ResourceKind hk, String namespace,
-                                                                      String selector) {
-            if (namespace != null) {
-                Optional<List<JsonObject>> handed = ctx.listed(hk.apiVersion(), hk.kind(), namespace, selector);
-                if (handed.isPresent()) {
-                    List<JsonObject> items = handed.get();
-                    return () -> items;
-                }
-            }
-            return () -> hostReader.list(hk, namespace, selector);
-        }
-
-        /** Lists the host copies of a custom kind the policy keeps in the tenant, if the installation allows it. */
-        private void retiredCustomKind(SyncPolicy.KindRule rule,
-                                       List<java.util.function.Supplier<List<JsonObject>>> hostReads) {
-            if (rule.effectiveApiVersion() == null || !allowed(rule.kind(), rule.effectiveApiVersion())) {
-                return;
-            }
-            try {
-                ResourceKind hk = hostResources.resolve(rule.effectiveApiVersion(), rule.kind());
-                if (hk.namespaced()) {
-                    hostReads.add(() -> hostReader.list(hk, hostNs, ReverseMapping.MANAGED_BY + "="
-                            + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tenant));
-                }
-            } catch (io.tenantplane.apply.UnknownKindException notOnHost) {
-                // Nothing of it on the host.
-            }
-        }
-
-        /** The host's objects of every kind the policy mirrors (before any full pass has read them). */
-        private List<JsonObject> readHostClasses() {
-            List<JsonObject> out = new ArrayList<>();
-            for (SyncPolicy.HostMirror m : policy.mirrors()) {
-                ResourceKind mk = mirrorKind(m);
-                if (mk != null) {
-                    out.addAll(hostReader.list(mk, null, null));
-                }
-            }
-            return List.copyOf(out);
-        }
-
-        /** The resource of a fromHost rule's kind on the host, or null when the host does not serve it. */
-        private ResourceKind mirrorKind(SyncPolicy.HostMirror m) {
-            if (m == null || m.kind() == null || m.effectiveApiVersion() == null) {
-                return null;
-            }
-            boolean builtIn = SyncPolicy.MIRROR_KINDS.stream().anyMatch(k -> k.kind().equals(m.kind()));
-            if (!builtIn && !allowed(m.kind(), m.effectiveApiVersion())) {
-                return null;
-            }
-            try {
-                ResourceKind k = hostResources.resolve(m.effectiveApiVersion(), m.kind());
-                return k.namespaced() ? null : k;
-            } catch (io.tenantplane.apply.UnknownKindException e) {
-                return null;
-            }
         }
 
         /**
@@ -566,15 +403,13 @@ final class Converger {
             io.tenantplane.transform.HostFacts facts = hostFacts.get(key);
             if (facts == null && custom) {
                 // No full pass has looked at the host yet: judge the kind as a full pass would.
-                List<JsonObject> crds = new ArrayList<>();
-                customKind(rule.get(), new ArrayList<>(), new ArrayList<>(), crds);
-                facts = Options.hostFacts(allowedKinds, policy, crds);
+                facts = Options.hostFacts(allowedKinds, policy, reader.crds(rule.get()));
             }
             if (facts != null) {
                 opts = opts.withHostFacts(facts);
             }
             if (ref.kind().equals("Pod") && !policy.mirrors().isEmpty()) {
-                hostObjects.addAll(hostClasses.computeIfAbsent(key, k -> readHostClasses()));
+                hostObjects.addAll(hostClasses.computeIfAbsent(key, k -> reader.hostClasses()));
             }
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, opts, tenantObjects, hostObjects);
             Plan plan = planner.plan(snapshot);
@@ -630,23 +465,6 @@ final class Converger {
                 }
             } finally {
                 kindScope.close();
-            }
-        }
-
-        /**
-         * Runs the pass's lists, up to {@code writeConcurrency} at once (each is a separate request; with one writer
-         * they go one after another); the results in the order given. The first failure is thrown once all ended.
-         */
-        private List<List<JsonObject>> readAll(List<java.util.function.Supplier<List<JsonObject>>> reads) {
-            List<List<JsonObject>> results = new ArrayList<>(java.util.Collections.nCopies(reads.size(), null));
-            Bounded.run(reads.size(), writeConcurrency, "tenantplane-read-" + key.name(), i -> {
-                List<JsonObject> r = reads.get(i).get();
-                synchronized (results) {
-                    results.set(i, r);
-                }
-            });
-            synchronized (results) {
-                return List.copyOf(results);
             }
         }
 
