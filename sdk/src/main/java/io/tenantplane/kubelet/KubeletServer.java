@@ -369,6 +369,12 @@ public final class KubeletServer implements AutoCloseable {
             return text(ex, 403, "NotTheAggregator", "a certificate of tenant " + aggregator.key() + "'s front-proxy "
                     + "CA with common name \"" + cn + "\" is not its aggregator's (" + FrontProxies.ALLOWED_NAME + ")");
         }
+        if (call.path().startsWith("/openapi/")) {
+            // The aggregator's OpenAPI controller asks every aggregated server for its spec and skips a 404 as "no
+            // spec served" (kube-aggregator's openapi downloader); anything else it retries and logs.
+            return json(ex, MetricsApi.status(404, "NotFound", "tenantplane's metrics.k8s.io publishes no OpenAPI "
+                    + "document"));
+        }
         if (!call.verb().equals("metricsApi")) {
             return text(ex, 403, "NotTheKubelet", "a tenant API server's aggregator may call metrics.k8s.io only, not "
                     + ex.method + " " + call.path());

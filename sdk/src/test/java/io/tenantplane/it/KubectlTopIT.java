@@ -222,6 +222,10 @@ class KubectlTopIT {
                 "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods");
         assertEquals(403, otherName.statusCode(), "dev's request-header CA, but not its aggregator's name");
 
+        assertEquals(404, get(tls(aggregator(devCa)), "/apis").statusCode(), "no aggregated discovery: the "
+                + "aggregator's discovery manager falls back to /apis/metrics.k8s.io/v1beta1 on anything but 200 or 503");
+        assertEquals(404, get(tls(aggregator(devCa)), "/openapi/v2").statusCode(),
+                "no OpenAPI document: the aggregator's OpenAPI controller skips a 404 quietly");
         HttpResponse<String> logs = get(tls(aggregator(devCa)), "/containerLogs/default/web/app");
         assertEquals(403, logs.statusCode(), "an aggregator is no kubelet client: " + logs.body());
 
