@@ -69,7 +69,8 @@ class KubectlTopIT {
 
     @BeforeEach
     void start() throws IOException {
-        live = Live.inProcess(KubeApiServer.builder().simulate(Simulation.builder().nodes(2).build()).streams()
+        // One host node: every tenant's Pods run on it, so a mirror's usage shows whether other tenants' load leaks.
+        live = Live.inProcess(KubeApiServer.builder().simulate(Simulation.builder().nodes(1).build()).streams()
                 .metricsServer());
         ca = KubeletCa.generate("tenantplane-kubelet-ca", Clock.systemUTC());
         int port;
@@ -181,10 +182,12 @@ class KubectlTopIT {
         assertFalse(none.out().contains("750m"), "ops's pod carries app=api, and dev does not see it: " + none.out());
 
         String node = Json.string(dev.require("Pod", "default", "web"), "spec", "nodeName");
+        assertEquals(node, Json.string(ops.require("Pod", "default", "api"), "spec", "nodeName"),
+                "both tenants' Pods share the host node");
         Run nodes = kubectl(devConfig, "top", "node", node);
         assertEquals(0, nodes.code(), nodes.err());
         assertTrue(nodes.out().lines().skip(1).findFirst().orElse("").matches(node + "\\s+250m\\s+.*64Mi\\s+.*"),
-                "the mirror's usage is dev's pods' usage on that host node only: " + nodes.out());
+                "the mirror's usage is dev's pods' usage on that host node only, not ops's 750m: " + nodes.out());
 
         Path opsConfig = live.tenantServer("ops").writeKubeconfig(work.resolve("ops"));
         Run opsTop = kubectl(opsConfig, "top", "pod", "-A");
