@@ -36,7 +36,6 @@ import io.tenantplane.transform.Transformer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -279,7 +278,8 @@ final class Converger {
         private final Observer.PassScope scope;
         /** Where every outcome of the pass is reported, and listed for its report. */
         private final Execution exec;
-        private final Map<String, Boolean> mirroredNodes = new HashMap<>();
+        /** The pass's node-mirror step. */
+        private final NodeMirrorTending mirrors;
         /** The host applier of this tenant's passes, behind the shared client-side rate limit. */
         private final Applier hostWrites;
         /** The pass's read step. */
@@ -302,6 +302,8 @@ final class Converger {
             this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
             this.reader = new PassReader(ctx, policy, tenantReader, tenantResources, hostReader, hostResources,
                     Converger.this::allowed, writeConcurrency);
+            this.mirrors = new NodeMirrorTending(tenant, ctx.cluster().mode(), tenantReader, tenantApplier,
+                    hostReader, kubelet, exec);
         }
 
         List<Outcome> full() {
@@ -326,7 +328,7 @@ final class Converger {
             flowBack(tenantObjects);
             finalizePods(tenantObjects, hostObjects);
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
-            tendNodeMirrors(podsListed ? tenantObjects : null);
+            mirrors.tend(podsListed ? tenantObjects : null);
             tendMetricsApi();
             mirrorFromHost(mirrorKinds, hostObjects);
             return exec.outcomes();
@@ -688,7 +690,7 @@ final class Converger {
          */
         private JsonObject bind(JsonObject tenantPod, JsonObject hostPod, Observer.PassScope kindScope) {
             Optional<String> to = FlowBack.nodeToBind(tenantPod, hostPod);
-            if (to.isEmpty() || !mirrorNode(to.get(), kindScope)) {
+            if (to.isEmpty() || !mirrors.mirrorNode(to.get(), kindScope)) {
                 return tenantPod;
             }
             String node = to.get();
@@ -701,59 +703,6 @@ final class Converger {
             ResourceKind pods = ResourceKind.wellKnown("v1", "Pod").orElseThrow();
             return tenantReader.get(pods, Json.string(tenantPod, "metadata", "namespace"),
                     Json.string(tenantPod, "metadata", "name")).orElse(null);
-        }
-
-        /**
-         * After pods are converged: deletes the tenant's node mirrors that no tenant Pod is bound to any more, and
-         * refreshes the labels and status of the others from their host nodes (the binding path only refreshes a
-         * mirror when it binds a new Pod to it).
-         *
-         * <p>A Pod counts as bound when its {@code spec.nodeName} names the mirror, whatever its phase, including Pods
-         * being deleted and Pods the tenant bound itself. Only Nodes with both mirror markers are candidates (see
-         * {@link NodeMirror}). A mirror cordoned by a migration, and every mirror in private mode, are the migration's to
-         * retire. Before deleting, the tenant's Pods are listed once more, so a Pod bound since the pass read them keeps
-         * its Node; each delete carries the mirror's {@code uid} and {@code resourceVersion} as preconditions.
-         *
-         * @param tenantPods the tenant objects the pass read, when they include every tenant Pod; null to list them
-         */
-        private void tendNodeMirrors(List<JsonObject> tenantPods) {
-            if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
-                return;
-            }
-            ResourceKind nodes = ResourceKind.wellKnown("v1", "Node").orElseThrow();
-            List<JsonObject> mirrors;
-            Set<String> used;
-            try {
-                mirrors = tenantReader.list(nodes, null, NodeMirror.selector()).stream()
-                        .filter(NodeMirror::isMirror).toList();
-                if (mirrors.isEmpty()) {
-                    return;
-                }
-                boolean fresh = tenantPods == null;
-                used = boundNodes(fresh ? listTenantPods() : tenantPods);
-                // Binds made by this pass happened after the Pods were read.
-                used.addAll(mirroredNodes.keySet());
-                if (!fresh && mirrors.stream().anyMatch(m -> NodeMirror.unused(tenant, m, used).isPresent())) {
-                    used.addAll(boundNodes(listTenantPods()));
-                }
-            } catch (ReadFailedException e) {
-                // The sync itself succeeded; mirrors are tended by the next pass that can read them.
-                return;
-            }
-            Observer.PassScope kindScope = scope.kind("Node");
-            try {
-                for (JsonObject mirror : mirrors) {
-                    String name = Json.string(mirror, "metadata", "name");
-                    Optional<Decision> delete = NodeMirror.unused(tenant, mirror, used);
-                    if (delete.isPresent()) {
-                        exec.in(kindScope).apply(tenantApplier, delete.get(), this::replanMirrorDelete);
-                    } else if (!mirroredNodes.containsKey(name)) {
-                        mirrorNode(name, kindScope, mirror);
-                    }
-                }
-            } finally {
-                kindScope.close();
-            }
         }
 
         /**
@@ -799,76 +748,5 @@ final class Converger {
             }
         }
 
-        /** A refused mirror delete is retried only for the same Node, still a mirror, still not cordoned. */
-        private Decision replanMirrorDelete(Decision stale, JsonObject current) {
-            if (current == null || !NodeMirror.isMirror(current)
-                    || NodeMirror.isCordoned(current)
-                    || !Objects.equals(Json.string(current, "metadata", "uid"),
-                            Json.string(stale.observed(), "metadata", "uid"))) {
-                return null;
-            }
-            return stale.withObjects(null, current);
-        }
-
-        private List<JsonObject> listTenantPods() {
-            return tenantReader.list(ResourceKind.wellKnown("v1", "Pod").orElseThrow(), null, null);
-        }
-
-        private static Set<String> boundNodes(List<JsonObject> objects) {
-            Set<String> nodes = new java.util.HashSet<>();
-            for (JsonObject o : objects) {
-                String node = Json.string(o, "spec", "nodeName");
-                if ("Pod".equals(Json.string(o, "kind")) && node != null && !node.isEmpty()) {
-                    nodes.add(node);
-                }
-            }
-            return nodes;
-        }
-
-        /** Makes sure the tenant has a Node mirroring host node {@code name}; false when it could not. */
-        private boolean mirrorNode(String name, Observer.PassScope kindScope) {
-            return mirrorNode(name, kindScope, null);
-        }
-
-        /** As {@link #mirrorNode(String, Observer.PassScope)}, with the mirror as already read (null: read it). */
-        private boolean mirrorNode(String name, Observer.PassScope kindScope, JsonObject read) {
-            Boolean done = mirroredNodes.get(name);
-            if (done != null) {
-                return done;
-            }
-            ResourceKind nodes = ResourceKind.wellKnown("v1", "Node").orElseThrow();
-            JsonObject hostNode;
-            try {
-                hostNode = hostReader.get(nodes, null, name).orElse(null);
-            } catch (ReadFailedException e) {
-                // Without read access to host nodes the mirror carries the name alone.
-                hostNode = null;
-            }
-            JsonObject desired = NodeMirror.desired(name, hostNode, kubelet);
-            Optional<JsonObject> current = read != null ? Optional.of(read) : tenantReader.get(nodes, null, name);
-            boolean ok = true;
-            JsonObject node;
-            if (current.isEmpty()) {
-                Outcome o = tenantApplier.apply(NodeMirror.create(tenant, name, desired), Applier.Replanner.NONE);
-                exec.in(kindScope).report(o);
-                ok = o instanceof Outcome.Applied;
-                node = o instanceof Outcome.Applied a ? a.result() : null;
-            } else {
-                node = current.get();
-                Optional<Decision> labels = NodeMirror.labels(name, desired, node);
-                if (labels.isPresent()) {
-                    Outcome o = tenantApplier.apply(labels.get(), Applier.Replanner.NONE);
-                    exec.in(kindScope).report(o);
-                    if (o instanceof Outcome.Applied a) {
-                        node = a.result();
-                    }
-                }
-            }
-            if (node != null) {
-                NodeMirror.status(name, desired, node).ifPresent(d -> exec.in(kindScope).applyStatus(tenantApplier, d));
-            }
-            mirroredNodes.put(name, ok);
-            return ok;
-        }
     }
 }
