@@ -37,7 +37,6 @@ import io.tenantplane.plan.internal.TenantTokens;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -282,7 +281,7 @@ final class Provisioner {
         List<JsonObject> rendered = render(place, r.profile());
         String id = key.toString();
         List<Outcome> isolation = new ArrayList<>();
-        Listing listing = new Listing(tc.tenant());
+        HostListing listing = new HostListing(reader, tc.tenant());
         if (kubelet != null && place.mode() != TenantCluster.Mode.PRIVATE) {
             // Before the StatefulSet: k3s reads the credential's config drop-in when it starts.
             ControlPlaneNames cn = ControlPlaneNames.of(place);
@@ -369,101 +368,11 @@ final class Provisioner {
     }
 
     /**
-     * What one provisioning reads of the host: for each kind and namespace it renders into, one list of the objects
-     * labelled with the tenant (the selector a pass lists the tenant's host copies with), instead of a read per
-     * object; kept as this call leaves them, its writes included, and handed on to the pass that follows.
-     * An object of a rendered name that is not so labelled (a foreign one, or one whose labels were changed) is not
-     * in the list: the create is then refused as AlreadyExists, and the applier reads that object and plans it again,
-     * which judges it as a read of it would have. Cluster-scoped objects (the tenant's Namespace) are read one by
-     * one.
-     */
-    private final class Listing {
-        private final String tenant;
-        private final String selector;
-        private final Map<String, Group> groups = new LinkedHashMap<>();
-
-        /** One list: the objects by name, and whether every write to them since is known. */
-        private static final class Group {
-            final ResourceKind kind;
-            final String namespace;
-            final Map<String, JsonObject> byName = new LinkedHashMap<>();
-            boolean known = true;
-
-            Group(ResourceKind kind, String namespace) {
-                this.kind = kind;
-                this.namespace = namespace;
-            }
-        }
-
-        Listing(String tenant) {
-            this.tenant = tenant;
-            this.selector = ReverseMapping.TENANT + "=" + tenant;
-        }
-
-        /** The object as this call knows it, from its kind's list in that namespace (listed at its first use). */
-        Optional<JsonObject> get(ResourceKind kind, String namespace, String name) {
-            if (!kind.namespaced()) {
-                return reader.get(kind, null, name);
-            }
-            Group g = groups.computeIfAbsent(key(kind.apiVersion(), kind.kind(), namespace), k -> {
-                Group fresh = new Group(kind, namespace);
-                for (JsonObject o : reader.list(kind, namespace, selector)) {
-                    fresh.byName.put(Json.string(o, "metadata", "name"), o);
-                }
-                return fresh;
-            });
-            return Optional.ofNullable(g.byName.get(name));
-        }
-
-        /**
-         * Takes in what {@code o} left on the host: the written object, or its absence after a delete. A write that
-         * failed leaves that list unknown, and it is not handed on.
-         */
-        void left(Outcome o) {
-            Decision d = o.decision();
-            // A delete's desired object is its delete options (e.g. the StatefulSet replacement's Orphan policy):
-            // the object it is about is the one observed.
-            JsonObject about = d.action() == Action.DELETE || d.desired() == null ? d.observed() : d.desired();
-            if (about == null) {
-                return;
-            }
-            Group g = groups.get(key(Json.string(about, "apiVersion"), Json.string(about, "kind"),
-                    Json.string(about, "metadata", "namespace")));
-            if (g == null) {
-                return;
-            }
-            String name = Json.string(about, "metadata", "name");
-            switch (o) {
-                case Outcome.Applied a when d.action() == Action.DELETE -> g.byName.remove(name);
-                case Outcome.Applied a when a.result() != null
-                        && tenant.equals(Json.labels(a.result()).get(ReverseMapping.TENANT)) ->
-                        g.byName.put(name, a.result());
-                case Outcome.Applied a -> g.byName.remove(name);
-                case Outcome.NotWritten n -> {
-                }
-                default -> g.known = false;
-            }
-        }
-
-        /** The lists whose every object this call knows as it left it. */
-        List<TenantContext.HostList> handedOn() {
-            return groups.values().stream().filter(g -> g.known)
-                    .map(g -> new TenantContext.HostList(g.kind.apiVersion(), g.kind.kind(), g.namespace, selector,
-                            List.copyOf(g.byName.values())))
-                    .toList();
-        }
-
-        private static String key(String apiVersion, String kind, String namespace) {
-            return apiVersion + "/" + kind + "/" + namespace;
-        }
-    }
-
-    /**
      * Deletes the control plane's join-token Secret when the control plane no longer publishes one (a tenant that
      * left private mode with a sqlite datastore): it holds a credential that lets agents join the tenant API. Not
      * while moving, when agents of the old place may still need it to rejoin.
      */
-    private void retireJoinToken(Execution exec, TenantCluster tc, List<JsonObject> rendered, Listing listing) {
+    private void retireJoinToken(Execution exec, TenantCluster tc, List<JsonObject> rendered, HostListing listing) {
         retire(exec, tc, rendered, listing, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
                 "holds the join token of tenant " + tc.tenant() + "'s k3s agents; in " + tc.mode().value()
                         + " mode no agent joins");
@@ -474,7 +383,7 @@ final class Provisioner {
      * Secret when they are no longer rendered: a tenant in private mode runs cluster DNS on its own agents, and the
      * Secret holds a token that reads its API. Not while moving.
      */
-    private void retireDns(Execution exec, TenantCluster tc, List<JsonObject> rendered, Listing listing) {
+    private void retireDns(Execution exec, TenantCluster tc, List<JsonObject> rendered, HostListing listing) {
         ControlPlaneNames names = ControlPlaneNames.of(tc);
         String why = "served tenant " + tc.tenant() + "'s cluster DNS; in " + tc.mode().value()
                 + " mode its own agents run it";
@@ -488,7 +397,7 @@ final class Provisioner {
      * Deletes {@code kind}/{@code name} in the TenantCluster's namespace when this pass did not render it and it is an
      * object rendered for this tenant (owned, with a rendered component label); anything else of that name is left.
      */
-    private void retire(Execution exec, TenantCluster tc, List<JsonObject> rendered, Listing listing,
+    private void retire(Execution exec, TenantCluster tc, List<JsonObject> rendered, HostListing listing,
                         ResourceKind kind, String name, String reason, String why) {
         boolean wanted = rendered.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
                 && name.equals(Json.string(o, "metadata", "name")));

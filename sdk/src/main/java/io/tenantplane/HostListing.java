@@ -1,0 +1,106 @@
+package io.tenantplane;
+
+import com.google.gson.JsonObject;
+import io.tenantplane.apply.Reader;
+import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.json.Json;
+import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.observe.Outcome;
+import io.tenantplane.plan.Action;
+import io.tenantplane.plan.Decision;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one provisioning reads of the host: for each kind and namespace it renders into, one list of the objects
+ * labelled with the tenant (the selector a pass lists the tenant's host copies with), instead of a read per
+ * object; kept as this call leaves them, its writes included, and handed on to the pass that follows.
+ * An object of a rendered name that is not so labelled (a foreign one, or one whose labels were changed) is not
+ * in the list: the create is then refused as AlreadyExists, and the applier reads that object and plans it again,
+ * which judges it as a read of it would have. Cluster-scoped objects (the tenant's Namespace) are read one by
+ * one.
+ */
+final class HostListing {
+    private final Reader reader;
+    private final String tenant;
+    private final String selector;
+    private final Map<String, Group> groups = new LinkedHashMap<>();
+
+    /** One list: the objects by name, and whether every write to them since is known. */
+    private static final class Group {
+        final ResourceKind kind;
+        final String namespace;
+        final Map<String, JsonObject> byName = new LinkedHashMap<>();
+        boolean known = true;
+
+        Group(ResourceKind kind, String namespace) {
+            this.kind = kind;
+            this.namespace = namespace;
+        }
+    }
+
+    HostListing(Reader reader, String tenant) {
+        this.reader = reader;
+        this.tenant = tenant;
+        this.selector = ReverseMapping.TENANT + "=" + tenant;
+    }
+
+    /** The object as this call knows it, from its kind's list in that namespace (listed at its first use). */
+    Optional<JsonObject> get(ResourceKind kind, String namespace, String name) {
+        if (!kind.namespaced()) {
+            return reader.get(kind, null, name);
+        }
+        Group g = groups.computeIfAbsent(key(kind.apiVersion(), kind.kind(), namespace), k -> {
+            Group fresh = new Group(kind, namespace);
+            for (JsonObject o : reader.list(kind, namespace, selector)) {
+                fresh.byName.put(Json.string(o, "metadata", "name"), o);
+            }
+            return fresh;
+        });
+        return Optional.ofNullable(g.byName.get(name));
+    }
+
+    /**
+     * Takes in what {@code o} left on the host: the written object, or its absence after a delete. A write that
+     * failed leaves that list unknown, and it is not handed on.
+     */
+    void left(Outcome o) {
+        Decision d = o.decision();
+        // A delete's desired object is its delete options (e.g. the StatefulSet replacement's Orphan policy):
+        // the object it is about is the one observed.
+        JsonObject about = d.action() == Action.DELETE || d.desired() == null ? d.observed() : d.desired();
+        if (about == null) {
+            return;
+        }
+        Group g = groups.get(key(Json.string(about, "apiVersion"), Json.string(about, "kind"),
+                Json.string(about, "metadata", "namespace")));
+        if (g == null) {
+            return;
+        }
+        String name = Json.string(about, "metadata", "name");
+        switch (o) {
+            case Outcome.Applied a when d.action() == Action.DELETE -> g.byName.remove(name);
+            case Outcome.Applied a when a.result() != null
+                    && tenant.equals(Json.labels(a.result()).get(ReverseMapping.TENANT)) ->
+                    g.byName.put(name, a.result());
+            case Outcome.Applied a -> g.byName.remove(name);
+            case Outcome.NotWritten n -> {
+            }
+            default -> g.known = false;
+        }
+    }
+
+    /** The lists whose every object this call knows as it left it. */
+    List<TenantContext.HostList> handedOn() {
+        return groups.values().stream().filter(g -> g.known)
+                .map(g -> new TenantContext.HostList(g.kind.apiVersion(), g.kind.kind(), g.namespace, selector,
+                        List.copyOf(g.byName.values())))
+                .toList();
+    }
+
+    private static String key(String apiVersion, String kind, String namespace) {
+        return apiVersion + "/" + kind + "/" + namespace;
+    }
+}
