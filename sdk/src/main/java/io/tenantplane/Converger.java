@@ -90,6 +90,8 @@ final class Converger {
      * Pod judges its PriorityClass and RuntimeClass against them, as the full pass does.
      */
     private final Map<TenantKey, List<JsonObject>> hostClasses = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Private tenants whose shared- or dedicated-mode metrics.k8s.io registration has been looked at (and retired). */
+    private final Set<TenantKey> metricsRetired = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Where node mirrors send the tenant API's kubelet calls; null: to their host node's addresses. */
     private final io.tenantplane.kubelet.KubeletEndpoint kubelet;
@@ -711,9 +713,39 @@ final class Converger {
          * tenant's own registration is left alone. Read failures leave it to the next pass.
          */
         private void tendMetricsApi() {
-            if (kubelet == null || ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
+            if (kubelet == null) {
                 return;
             }
+            if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
+                // What shared or dedicated mode registered, still pointing here, goes (MetricsRegistration.retire):
+                // looked at once per private stretch of a tenant, not on every pass.
+                if (metricsRetired.contains(key)) {
+                    return;
+                }
+                boolean clean = true;
+                for (String[] at : List.of(new String[] {"v1", "Service", MetricsRegistration.NAMESPACE,
+                        MetricsRegistration.SERVICE}, new String[] {"apiregistration.k8s.io/v1", "APIService", null,
+                        MetricsRegistration.API_SERVICE})) {
+                    ResourceKind kind = ResourceKind.wellKnown(at[0], at[1]).orElseThrow();
+                    Optional<Decision> retire;
+                    try {
+                        retire = tenantReader.get(kind, at[2], at[3]).flatMap(current -> MetricsRegistration.retire(
+                                tenant, current));
+                    } catch (ReadFailedException e) {
+                        return;
+                    }
+                    if (retire.isPresent()) {
+                        // Looked at again next pass, which finds it gone (or deletes it then).
+                        applyAll(tenantApplier, List.of(retire.get()));
+                        clean = false;
+                    }
+                }
+                if (clean) {
+                    metricsRetired.add(key);
+                }
+                return;
+            }
+            metricsRetired.remove(key);
             Optional<io.tenantplane.kubelet.KubeletCa> ca = kubelet.ca();
             if (ca.isEmpty()) {
                 return;

@@ -113,6 +113,31 @@ final class MetricsRegistration {
                 + tenant + " points at tenantplane's kubelet endpoint again", update, current));
     }
 
+    /**
+     * In private mode, the delete of {@code current} when it is still tenantplane's registration pointing at the kubelet
+     * endpoint (a private tenant's Pods have real kubelets and k3s's own metrics-server, whose deploy controller
+     * registers {@code metrics.k8s.io} itself); empty for anything else, including an APIService k3s has pointed at
+     * its metrics-server since.
+     */
+    static Optional<Decision> retire(String tenant, JsonObject current) {
+        if (current == null || !ours(current)) {
+            return Optional.empty();
+        }
+        String kind = Json.string(current, "kind");
+        boolean pointsHere = "Service".equals(kind)
+                ? "ExternalName".equals(Json.string(current, "spec", "type"))
+                : NAMESPACE.equals(Json.string(current, "spec", "service", "namespace"))
+                        && SERVICE.equals(Json.string(current, "spec", "service", "name"));
+        if (!pointsHere) {
+            return Optional.empty();
+        }
+        String ns = Json.string(current, "metadata", "namespace");
+        String name = Json.string(current, "metadata", "name");
+        return Optional.of(Decision.delete(kind, null, new Decision.HostRef(ns, name), Reasons.METRICS_API_RETIRED,
+                kind + " " + (ns == null ? "" : ns + "/") + name + " of tenant " + tenant + " is deleted: in private "
+                        + "mode k3s's own metrics-server serves metrics.k8s.io", null, current));
+    }
+
     /** Whether every field of {@code want} is in {@code have} with the same value (the server adds defaults). */
     private static boolean contains(JsonObject have, JsonObject want) {
         if (have == null) {

@@ -106,6 +106,22 @@ class MetricsRegistrationTest {
     }
 
     @Test
+    void inPrivateModeOnlyWhatStillPointsAtTheEndpointIsRetired() {
+        Optional<Decision> api = MetricsRegistration.retire("dev", stored(apiService(), o -> { }));
+        assertEquals("Delete", api.orElseThrow().getClass().getSimpleName());
+        assertEquals(Reasons.METRICS_API_RETIRED, api.get().reason());
+        assertEquals("Delete", MetricsRegistration.retire("dev", stored(service(), o -> { })).orElseThrow()
+                .getClass().getSimpleName());
+        JsonObject takenOver = stored(apiService(), o -> Json.child(Json.child(o, "spec"), "service")
+                .addProperty("name", "metrics-server"));
+        assertEquals(Optional.empty(), MetricsRegistration.retire("dev", takenOver),
+                "k3s's deploy controller pointed it at its own metrics-server: that registration is left alone");
+        JsonObject own = stored(apiService(), o -> Json.child(o, "metadata").add("labels", new JsonObject()));
+        assertEquals(Optional.empty(), MetricsRegistration.retire("dev", own), "never the tenant's own");
+        assertEquals(Optional.empty(), MetricsRegistration.retire("dev", null));
+    }
+
+    @Test
     void theApiServicePointsTheAggregatorAtTheEndpointThroughAnExternalNameService() {
         List<JsonObject> objects = MetricsRegistration.desired(ENDPOINT, CA);
         JsonObject service = objects.get(0);

@@ -233,6 +233,12 @@ public final class Reasons {
      */
     public static final String METRICS_API_OWNED_BY_TENANT = "MetricsApiOwnedByTenant";
     /**
+     * Delete (tenant): A tenant now in private mode still has the APIService and Service tenantplane registered for
+     * shared or dedicated mode, pointing at the kubelet endpoint; they are deleted, since k3s's own metrics-server
+     * serves {@code metrics.k8s.io} there.
+     */
+    public static final String METRICS_API_RETIRED = "MetricsApiRetired";
+    /**
      * Create, Update (migration): The host namespace of the tenant's new place (dedicated or private mode) is made,
      * labelled as its boundary says.
      */
@@ -457,6 +463,9 @@ public final class Reasons {
                 + "aggregator at the endpoint, so kubectl top inside the tenant shows its Pods' usage on the host.");
         m.put(METRICS_API_OWNED_BY_TENANT, "Skip (tenant): The tenant registered metrics.k8s.io itself (its own "
                 + "metrics-server): tenantplane leaves that APIService and its Service as they are.");
+        m.put(METRICS_API_RETIRED, "Delete (tenant): A tenant now in private mode still has the APIService and "
+                + "Service tenantplane registered for shared or dedicated mode, pointing at the kubelet endpoint; they "
+                + "are deleted, since k3s's own metrics-server serves metrics.k8s.io there.");
         m.put(TARGET_NAMESPACE, "Create, Update (migration): The host namespace of the tenant's new place (dedicated "
                 + "or private mode) is made, labelled as its boundary says.");
         m.put(TARGET_BOUNDARY, "Create, Update (migration): Part of the boundary in the new place (NetworkPolicies, "
