@@ -12,9 +12,6 @@ import io.tenantplane.apply.internal.TokenSecrets;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.Conditions;
-import io.tenantplane.model.IsolationProfile;
-import io.tenantplane.model.Parsed;
-import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
@@ -24,11 +21,9 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.internal.TenantStatus;
 import io.tenantplane.plan.internal.TenantTokens;
-import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.Transformer;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -60,8 +55,6 @@ public final class MigrationRunner {
     private static final ResourceKind TENANT_CLUSTERS = ResourceKind.wellKnown(TenantCluster.API_VERSION,
             TenantCluster.KIND).orElseThrow();
 
-    private static final List<String> HOST_KINDS = hostKinds();
-    private static final List<String> OWNER_KINDS = List.of("ReplicaSet", "StatefulSet", "Job", "DaemonSet");
 
     private final ApiClient host;
     private final MigrationPlanner planner;
@@ -71,6 +64,8 @@ public final class MigrationRunner {
     private final int maxRounds;
     private final Applier hostApplier;
     private final Reader hostReads;
+    /** The read step: one consistent read of a tenant. */
+    private final MigrationReader reader;
     private final Function<TenantCluster, String> tenantCa;
     private final UnaryOperator<TenantCluster> onHost;
 
@@ -85,6 +80,7 @@ public final class MigrationRunner {
         this.hostReads = hostApplier.reader();
         this.tenantCa = b.tenantCa;
         this.onHost = b.onHost;
+        this.reader = new MigrationReader(hostReads, retries, onHost);
     }
 
     /** A builder; {@link Builder#hostClient(ApiClient)} is required. */
@@ -340,87 +336,8 @@ public final class MigrationRunner {
     }
 
     private Loaded load(TenantKey key, ApiClient tenantClient) {
-        JsonObject json = hostReads.get(TENANT_CLUSTERS, key.namespace(), key.name())
-                .orElseThrow(() -> new ReadFailedException("get TenantCluster " + key, 404, "not found"));
-        TenantCluster tc = onHost.apply(switch (TenantCluster.fromJson(json)) {
-            case Parsed.Ok<TenantCluster> ok -> ok.value();
-            case Parsed.Invalid<TenantCluster> bad -> throw new ReadFailedException("read TenantCluster " + key, 422,
-                    bad.problems().toString());
-        });
-        IsolationProfile profile = readProfile(tc);
-        SyncPolicy policy = readPolicy(tc);
-        List<JsonObject> hostObjects = new ArrayList<>();
-        String cns = tc.namespace();
-        String own = MigrationPlanner.ownNamespace(tc);
-        for (String ns : own.equals(cns) ? List.of(cns) : List.of(cns, own)) {
-            for (String kind : HOST_KINDS) {
-                hostObjects.addAll(hostReads.listIfNamespaceExists(ResourceKind.wellKnown(null, kind).orElseThrow(), ns));
-            }
-        }
-        hostReads.get(ResourceKind.wellKnown("v1", "Namespace").orElseThrow(), null, own).ifPresent(hostObjects::add);
-        Reader tenantReads = new Reader(tenantClient, retries);
-        Set<String> tenantKinds = new LinkedHashSet<>();
-        tenantKinds.add("Pod");
-        SyncRules rules = SyncRules.of(policy);
-        for (SyncPolicy.SupportedKind k : SyncPolicy.SUPPORTED_KINDS) {
-            if (k.namespaced() && rules.syncsToHost(k.kind())) {
-                tenantKinds.add(k.kind());
-            }
-        }
-        tenantKinds.addAll(OWNER_KINDS);
-        tenantKinds.add("Node");
-        List<JsonObject> tenantObjects = new ArrayList<>();
-        for (String kind : tenantKinds) {
-            tenantObjects.addAll(tenantReads.list(ResourceKind.wellKnown(null, kind).orElseThrow(), null, null));
-        }
-        MigrationState state = MigrationState.fromTenantCluster(json).orElse(null);
-        return new Loaded(json, tc, new MigrationSnapshot(tc, state, profile, policy, tenantObjects, hostObjects));
-    }
-
-    private IsolationProfile readProfile(TenantCluster tc) {
-        String name = tc.spec() == null || tc.spec().isolationProfileRef() == null ? null
-                : tc.spec().isolationProfileRef().name();
-        ResourceKind kind = ResourceKind.wellKnown(IsolationProfile.API_VERSION, IsolationProfile.KIND).orElseThrow();
-        JsonObject json = name == null ? null : hostReads.get(kind, tc.namespace(), name).orElse(null);
-        if (json == null) {
-            throw new ReadFailedException("get IsolationProfile " + tc.namespace() + "/" + name, 404, "not found");
-        }
-        return switch (IsolationProfile.fromJson(json)) {
-            case Parsed.Ok<IsolationProfile> ok -> ok.value();
-            case Parsed.Invalid<IsolationProfile> bad -> throw new ReadFailedException("read IsolationProfile "
-                    + name, 422, bad.problems().toString());
-        };
-    }
-
-    private SyncPolicy readPolicy(TenantCluster tc) {
-        String name = tc.spec() == null || tc.spec().syncPolicyRef() == null ? null : tc.spec().syncPolicyRef().name();
-        if (name == null) {
-            return SyncPolicy.defaultPolicy();
-        }
-        ResourceKind kind = ResourceKind.wellKnown(SyncPolicy.API_VERSION, SyncPolicy.KIND).orElseThrow();
-        JsonObject json = hostReads.get(kind, tc.namespace(), name)
-                .orElseThrow(() -> new ReadFailedException("get SyncPolicy " + tc.namespace() + "/" + name, 404,
-                        "not found"));
-        return switch (SyncPolicy.fromJson(json)) {
-            case Parsed.Ok<SyncPolicy> ok -> ok.value();
-            case Parsed.Invalid<SyncPolicy> bad -> throw new ReadFailedException("read SyncPolicy " + name, 422,
-                    bad.problems().toString());
-        };
-    }
-
-    private static List<String> hostKinds() {
-        List<String> out = new ArrayList<>();
-        for (SyncPolicy.SupportedKind k : SyncPolicy.SUPPORTED_KINDS) {
-            if (k.namespaced()) {
-                out.add(k.kind());
-            }
-        }
-        for (String k : List.of("ResourceQuota", "LimitRange", "Role", "RoleBinding", "StatefulSet")) {
-            if (!out.contains(k)) {
-                out.add(k);
-            }
-        }
-        return List.copyOf(out);
+        MigrationReader.Read r = reader.read(key, tenantClient);
+        return new Loaded(r.json(), r.cluster(), r.snapshot());
     }
 
     /** Configures a {@link MigrationRunner}. Not thread-safe; {@link #build()} copies the configuration. */
