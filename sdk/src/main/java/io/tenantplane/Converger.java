@@ -756,9 +756,17 @@ final class Converger {
             ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
             boolean published;
             try {
-                published = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), n.namespace(),
-                        n.kubeconfigSecret()).map(secret -> Json.string(secret, "data",
-                        ControlPlaneNames.REQUEST_HEADER_CA_KEY) != null).orElse(false);
+                // The kubeconfig Secret is rendered with the tenant's label: the provisioning before this pass has
+                // usually listed it already (TenantContext.listed); read on its own only when it has not.
+                Optional<JsonObject> secret = ctx.listed("v1", "Secret", n.namespace(),
+                        ReverseMapping.TENANT + "=" + tenant).flatMap(listed -> listed.stream()
+                        .filter(o -> n.kubeconfigSecret().equals(Json.string(o, "metadata", "name"))).findFirst());
+                if (secret.isEmpty()) {
+                    secret = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), n.namespace(),
+                            n.kubeconfigSecret());
+                }
+                published = secret.map(o -> Json.string(o, "data", ControlPlaneNames.REQUEST_HEADER_CA_KEY) != null)
+                        .orElse(false);
             } catch (ReadFailedException e) {
                 return;
             }

@@ -46,8 +46,6 @@ final class FrontProxies {
     static final long REFRESH_INTERVAL_NANOS = 30_000_000_000L;
     /** The extended key usage a request-header client certificate needs, as kube-apiserver verifies it. */
     private static final String CLIENT_AUTH = "1.3.6.1.5.5.7.3.2";
-    private static final ResourceKind TENANT_CLUSTERS = new ResourceKind("tenantplane.io", "v1alpha1",
-            TenantCluster.KIND, "tenantclusters", true);
     private static final ResourceKind SECRETS = ResourceKind.wellKnown("v1", "Secret").orElseThrow();
 
     /** A tenant's aggregator CA. */
@@ -119,10 +117,10 @@ final class FrontProxies {
         try {
             List<JsonObject> tenants = new ArrayList<>();
             if (namespaces.isEmpty()) {
-                tenants.addAll(host.list(TENANT_CLUSTERS, null, null));
+                tenants.addAll(host.list(TenantPlace.TENANT_CLUSTERS, null, null));
             } else {
                 for (String ns : namespaces) {
-                    tenants.addAll(host.list(TENANT_CLUSTERS, ns, null));
+                    tenants.addAll(host.list(TenantPlace.TENANT_CLUSTERS, ns, null));
                 }
             }
             for (JsonObject o : tenants) {
@@ -130,9 +128,7 @@ final class FrontProxies {
                     continue;
                 }
                 TenantCluster tc = ok.value();
-                TenantCluster.Mode mode = tc.status() != null && tc.status().mode() != null ? tc.status().mode()
-                        : tc.mode();
-                if (mode == TenantCluster.Mode.PRIVATE) {
+                if (TenantPlace.mode(tc) == TenantCluster.Mode.PRIVATE) {
                     continue;
                 }
                 ControlPlaneNames names = ControlPlaneNames.of(tc);

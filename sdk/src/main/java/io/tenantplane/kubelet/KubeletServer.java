@@ -12,7 +12,6 @@ import io.tenantplane.json.Json;
 import io.tenantplane.model.Parsed;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.HostNames;
-import io.tenantplane.naming.Ownership;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.KubeletRequest;
 import io.tenantplane.observe.Observer;
@@ -85,8 +84,6 @@ public final class KubeletServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(KubeletServer.class.getName());
     private static final String[] AUTH = {"BearerToken"};
-    private static final ResourceKind TENANT_CLUSTERS = new ResourceKind("tenantplane.io", "v1alpha1",
-            TenantCluster.KIND, "tenantclusters", true);
     private static final ResourceKind PODS = ResourceKind.wellKnown("v1", "Pod").orElseThrow();
     /** The {@code pods/log} query parameters passed through, as kube-apiserver's {@code LogLocation} sends them. */
     private static final Set<String> LOG_PARAMS = Set.of("follow", "previous", "timestamps", "sinceSeconds",
@@ -290,11 +287,11 @@ public final class KubeletServer implements AutoCloseable {
         TenantKey key = who.tenant();
         Optional<JsonObject> tcJson;
         try {
-            tcJson = host.get(TENANT_CLUSTERS, key.namespace(), key.name());
+            tcJson = TenantPlace.current(host, key, who.uid());
         } catch (ReadFailedException e) {
             return text(ex, 503, "HostUnreadable", "cannot read TenantCluster " + key + ": " + e.getMessage());
         }
-        if (tcJson.isEmpty() || !who.uid().equals(Json.string(tcJson.get(), "metadata", "uid"))) {
+        if (tcJson.isEmpty()) {
             return text(ex, 403, "TenantGone", "TenantCluster " + key + " that this client certificate was issued "
                     + "for no longer exists");
         }
@@ -302,10 +299,7 @@ public final class KubeletServer implements AutoCloseable {
             return text(ex, 503, "TenantUnreadable", "TenantCluster " + key + " cannot be read");
         }
         TenantCluster tc = ok.value();
-        // Where its Pods run now: the mode and host namespace in effect (status), which a migration changes last.
-        TenantCluster.Status status = tc.status();
-        TenantCluster.Mode mode = status != null && status.mode() != null ? status.mode() : tc.mode();
-        if (mode == TenantCluster.Mode.PRIVATE) {
+        if (TenantPlace.mode(tc) == TenantCluster.Mode.PRIVATE) {
             return text(ex, 404, "NotServed", "tenant " + key + " runs in private mode: its Pods run on its own k3s "
                     + "agents, whose kubelets serve these calls");
         }
@@ -386,13 +380,12 @@ public final class KubeletServer implements AutoCloseable {
         TenantKey key = aggregator.key();
         Optional<JsonObject> tcJson;
         try {
-            tcJson = host.get(TENANT_CLUSTERS, key.namespace(), key.name());
+            tcJson = TenantPlace.current(host, key, aggregator.uid());
         } catch (ReadFailedException e) {
             return json(ex, MetricsApi.status(503, "ServiceUnavailable", "cannot read TenantCluster " + key + ": "
                     + e.getMessage()));
         }
-        if (tcJson.isEmpty() || !aggregator.uid().equals(Json.string(tcJson.get(), "metadata", "uid"))
-                || !(TenantCluster.fromJson(tcJson.get()) instanceof Parsed.Ok<TenantCluster> ok)) {
+        if (tcJson.isEmpty() || !(TenantCluster.fromJson(tcJson.get()) instanceof Parsed.Ok<TenantCluster> ok)) {
             return text(ex, 403, "TenantGone", "TenantCluster " + key + " whose aggregator CA signed this "
                     + "certificate no longer exists");
         }
@@ -435,17 +428,12 @@ public final class KubeletServer implements AutoCloseable {
     private Answer servePod(Exchange ex, Call call, TenantCluster tc) throws IOException {
         String tenant = tc.tenant();
         String hostName = HostNames.hostName(call.pod(), call.namespace(), tenant);
-        // The host namespace in effect first; during a migration the Pod may still be in the other one.
-        java.util.LinkedHashSet<String> places = new java.util.LinkedHashSet<>();
-        if (tc.status() != null && tc.status().hostNamespace() != null) {
-            places.add(tc.status().hostNamespace());
-        }
-        places.add(tc.hostNamespace());
         Optional<JsonObject> pod = Optional.empty();
         String hostNs = null;
-        for (String ns : places) {
+        for (String ns : TenantPlace.hostNamespaces(tc)) {
             try {
-                pod = host.get(PODS, ns, hostName).filter(p -> managedCopy(p, tenant, ns, call));
+                pod = host.get(PODS, ns, hostName).filter(p -> TenantPlace.managedCopy(p, tenant, ns,
+                        call.namespace(), call.pod()));
             } catch (ReadFailedException e) {
                 return text(ex, 503, "HostUnreadable", "cannot read the host copy of Pod " + call.namespace() + "/"
                         + call.pod() + ": " + e.getMessage());
@@ -564,13 +552,6 @@ public final class KubeletServer implements AutoCloseable {
     }
 
     // ------------------------------------------------------------ helpers
-
-    /** Whether {@code pod} is the host copy tenantplane manages of exactly the tenant Pod {@code call} names. */
-    private static boolean managedCopy(JsonObject pod, String tenant, String hostNs, Call call) {
-        return ReverseMapping.inspect(pod, tenant, hostNs) instanceof Ownership.Managed m
-                && m.source().kind().equals("Pod") && call.namespace().equals(m.source().virtualNamespace())
-                && call.pod().equals(m.source().name());
-    }
 
     private static boolean hasContainer(JsonObject pod, String name) {
         for (String field : List.of("containers", "initContainers", "ephemeralContainers")) {

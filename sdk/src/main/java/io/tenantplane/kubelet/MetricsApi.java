@@ -16,7 +16,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -143,11 +142,9 @@ final class MetricsApi {
             return status(404, "NotFound", "the server could not find the requested resource");
         }
         String hostName = HostNames.hostName(name, namespace, tc.tenant());
-        for (String hostNs : hostNamespaces(tc)) {
+        for (String hostNs : TenantPlace.hostNamespaces(tc)) {
             Optional<JsonObject> hostPod = host.get(PODS, hostNs, hostName);
-            if (hostPod.isEmpty() || !(ReverseMapping.inspect(hostPod.get(), tc.tenant(), hostNs)
-                    instanceof Ownership.Managed m) || !m.source().kind().equals("Pod")
-                    || !namespace.equals(m.source().virtualNamespace()) || !name.equals(m.source().name())) {
+            if (hostPod.isEmpty() || !TenantPlace.managedCopy(hostPod.get(), tc.tenant(), hostNs, namespace, name)) {
                 continue;
             }
             Optional<JsonObject> metrics = host.get(POD_METRICS, hostNs, hostName);
@@ -205,8 +202,8 @@ final class MetricsApi {
             selector.append(',').append(labelSelector);
         }
         List<Measured> out = new ArrayList<>();
-        for (String hostNs : hostNamespaces(tc)) {
-            Map<String, JsonObject> hostPods = new LinkedHashMap<>();
+        for (String hostNs : TenantPlace.hostNamespaces(tc)) {
+            Map<String, Measured> hostPods = new LinkedHashMap<>();
             // The two lists are independent: the metrics are read beside the Pods, not after them.
             java.util.concurrent.CompletableFuture<List<JsonObject>> measurements = new java.util.concurrent
                     .CompletableFuture<>();
@@ -229,18 +226,17 @@ final class MetricsApi {
             for (JsonObject p : listed) {
                 if (ReverseMapping.inspect(p, tc.tenant(), hostNs) instanceof Ownership.Managed m
                         && m.source().kind().equals("Pod")) {
-                    hostPods.put(Json.string(p, "metadata", "name"), p);
+                    // What the tenant knows of it; the host's measurement is joined in below.
+                    hostPods.put(Json.string(p, "metadata", "name"), new Measured(m.source().virtualNamespace(),
+                            m.source().name(), tenantLabels(p), Json.string(p, "spec", "nodeName"), null));
                 }
             }
             // Read even when no Pod matched: a host without metrics-server is said so, not shown as no Pods.
             for (JsonObject metrics : joined(measurements)) {
-                JsonObject p = hostPods.get(Json.string(metrics, "metadata", "name"));
-                if (p == null) {
-                    continue;
+                Measured pod = hostPods.get(Json.string(metrics, "metadata", "name"));
+                if (pod != null) {
+                    out.add(new Measured(pod.namespace(), pod.name(), pod.labels(), pod.node(), metrics));
                 }
-                Ownership.Managed m = (Ownership.Managed) ReverseMapping.inspect(p, tc.tenant(), hostNs);
-                out.add(new Measured(m.source().virtualNamespace(), m.source().name(), tenantLabels(p),
-                        Json.string(p, "spec", "nodeName"), metrics));
             }
         }
         return out;
@@ -255,16 +251,6 @@ final class MetricsApi {
             }
             throw e;
         }
-    }
-
-    /** The host namespace in effect first; during a migration the Pods may still be in the other one. */
-    private static List<String> hostNamespaces(TenantCluster tc) {
-        LinkedHashSet<String> places = new LinkedHashSet<>();
-        if (tc.status() != null && tc.status().hostNamespace() != null) {
-            places.add(tc.status().hostNamespace());
-        }
-        places.add(tc.hostNamespace());
-        return List.copyOf(places);
     }
 
     private static JsonObject tenantLabels(JsonObject hostPod) {

@@ -166,6 +166,12 @@ class KubectlTopIT {
         assertTrue(plane.converge(live.key("dev")).outcomes().stream()
                         .noneMatch(o -> o.decision().reason().equals(Reasons.METRICS_API_REGISTERED)),
                 "a second pass finds the registration as it should be and writes nothing");
+        // As the Syncer runs it (provisioning, then the pass on its context): the kubeconfig Secret, whose published
+        // CA decides the registration, comes from provisioning's list and is not read again.
+        io.tenantplane.ProvisionReport ensured = plane.ensure(live.key("dev"));
+        long gets = kubeconfigGets("dev");
+        plane.converge(ensured.context());
+        assertEquals(gets, kubeconfigGets("dev"), "the pass read dev's kubeconfig Secret on its own");
 
         Path devConfig = live.tenantServer("dev").writeKubeconfig(work.resolve("dev"));
         Run top = kubectl(devConfig, "top", "pod");
@@ -284,6 +290,11 @@ class KubectlTopIT {
     }
 
     // ------------------------------------------------------------ helpers
+
+    private long kubeconfigGets(String tenant) {
+        return live.requireHostServer().requests().entries().stream().filter(e -> e.verb().equals("get")
+                && e.resource().equals("secrets") && (tenant + "-kubeconfig").equals(e.name())).count();
+    }
 
     /**
      * TLS as a tenant aggregator has it: its client certificate, the endpoint trusted through the installation's CA.
