@@ -26,7 +26,6 @@ import io.tenantplane.plan.HostMirrors;
 import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Snapshot;
-import io.tenantplane.plan.internal.FlowBack;
 import io.tenantplane.plan.internal.PodLifecycle;
 import io.tenantplane.plan.internal.ServiceAddresses;
 import io.tenantplane.plan.internal.TenantTokens;
@@ -36,7 +35,6 @@ import io.tenantplane.transform.Transformer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -277,11 +275,12 @@ final class Converger {
         private final Resources tenantResources;
         private final Applier tenantApplier;
         private final ApiClient tenantClient;
-        private final Observer.PassScope scope;
         /** Where every outcome of the pass is reported, and listed for its report. */
         private final Execution exec;
         /** The pass's node-mirror step. */
         private final NodeMirrorTending mirrors;
+        /** The pass's flow-back step. */
+        private final FlowBackTending flowBack;
         /** The host applier of this tenant's passes, behind the shared client-side rate limit. */
         private final Applier hostWrites;
         /** The pass's read step. */
@@ -300,12 +299,12 @@ final class Converger {
             this.tenantApplier = appliers.apply(tenantClient);
             this.tenantReader = tenantApplier.reader();
             this.exec = exec;
-            this.scope = exec.scope();
             this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
             this.reader = new PassReader(ctx, policy, tenantReader, tenantResources, hostReader, hostResources,
                     Converger.this::allowed, writeConcurrency);
             this.mirrors = new NodeMirrorTending(tenant, ctx.cluster().mode(), tenantReader, tenantApplier,
                     hostReader, kubelet, exec);
+            this.flowBack = new FlowBackTending(tenant, rules, tenantReader, tenantApplier, exec, mirrors);
         }
 
         List<Outcome> full() {
@@ -327,11 +326,11 @@ final class Converger {
             issueTokens(tokens.issues());
             apply(plan, snapshot);
             applyAll(hostWrites, tokens.deletes());
-            flowBack(tenantObjects);
+            flowBack.flowBack(tenantObjects);
             finalizePods(tenantObjects, hostObjects);
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
             mirrors.tend(podsListed ? tenantObjects : null);
-            tendMetricsApi();
+            new MetricsApiTending(ctx, tenantReader, tenantApplier, hostReader, kubelet, exec, metricsRetired).tend();
             mirrorFromHost(mirrorKinds, hostObjects);
             return exec.outcomes();
         }
@@ -358,18 +357,11 @@ final class Converger {
             }
             List<SyncPolicy.HostMirror> rules = policy.mirrors().stream()
                     .filter(m -> served.stream().anyMatch(k -> k.kind().equals(m.kind()))).toList();
-            for (Decision d : HostMirrors.plan(tenant, rules, hostObjects, tenantMirrors)) {
-                Observer.PassScope kindScope = scope.kind(d.kind());
-                try {
-                    Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
-                    if (o instanceof Outcome.Failed f && f.code() == 422 && d.action() == Action.UPDATE) {
-                        o = tenantApplier.recreate(d);
-                    }
-                    exec.in(kindScope).report(o);
-                } finally {
-                    kindScope.close();
-                }
-            }
+            exec.each(HostMirrors.plan(tenant, rules, hostObjects, tenantMirrors), d -> {
+                Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
+                return o instanceof Outcome.Failed f && f.code() == 422 && d.action() == Action.UPDATE
+                        ? tenantApplier.recreate(d) : o;
+            });
         }
 
         List<Outcome> one(TenantObjectRef ref) {
@@ -431,7 +423,7 @@ final class Converger {
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(new Plan(mine), tenantObjects));
             List<JsonObject> ofKind = tenantObjects.stream().filter(o -> ref.kind().equals(Json.string(o, "kind")))
                     .toList();
-            flowBack(ofKind);
+            flowBack.flowBack(ofKind);
             finalizePods(ofKind, hostObjects);
             return exec.outcomes();
         }
@@ -451,25 +443,22 @@ final class Converger {
             return null;
         }
 
+        /**
+         * The plan's writes, in order; with {@code writeConcurrency} above 1, up to that many in flight, in two waves
+         * so that what Pods need exists before them: every other kind first (ConfigMaps, Secrets, ServiceAccounts,
+         * Services, claims, ...), then the Pods.
+         */
         private void apply(Plan plan, Snapshot snapshot) {
-            if (writeConcurrency > 1 && plan.decisions().stream().filter(d -> d.action().writes()).limit(2).count() > 1) {
-                applyConcurrently(plan.decisions(), snapshot);
+            List<Decision> decisions = plan.decisions();
+            if (writeConcurrency > 1 && decisions.stream().filter(d -> d.action().writes()).limit(2).count() > 1) {
+                String threads = "tenantplane-write-" + key.name();
+                exec.concurrently(decisions.stream().filter(d -> !d.kind().equals("Pod")).toList(), writeConcurrency,
+                        threads, d -> applyOne(d, snapshot));
+                exec.concurrently(decisions.stream().filter(d -> d.kind().equals("Pod")).toList(), writeConcurrency,
+                        threads, d -> applyOne(d, snapshot));
                 return;
             }
-            String currentKind = null;
-            Observer.PassScope kindScope = Observer.PassScope.NOOP;
-            try {
-                for (Decision d : plan.decisions()) {
-                    if (!d.kind().equals(currentKind)) {
-                        kindScope.close();
-                        currentKind = d.kind();
-                        kindScope = scope.kind(currentKind);
-                    }
-                    exec.in(kindScope).report(applyOne(d, snapshot));
-                }
-            } finally {
-                kindScope.close();
-            }
+            exec.each(decisions, d -> applyOne(d, snapshot));
         }
 
         private Outcome applyOne(Decision d, Snapshot snapshot) {
@@ -489,39 +478,6 @@ final class Converger {
             }
             return o;
         }
-
-        /**
-         * The plan's writes with up to {@code writeConcurrency} in flight, in two waves so that what Pods need exists
-         * before them: every other kind first (ConfigMaps, Secrets, ServiceAccounts, Services, claims, ...), then the
-         * Pods. Each outcome is reported as it comes (one at a time); the pass's outcomes list each wave in plan order.
-         */
-        private void applyConcurrently(List<Decision> decisions, Snapshot snapshot) {
-            applyWave(decisions.stream().filter(d -> !d.kind().equals("Pod")).toList(), snapshot);
-            applyWave(decisions.stream().filter(d -> d.kind().equals("Pod")).toList(), snapshot);
-        }
-
-        private void applyWave(List<Decision> wave, Snapshot snapshot) {
-            if (wave.isEmpty()) {
-                return;
-            }
-            Map<String, Observer.PassScope> scopes = new java.util.LinkedHashMap<>();
-            for (Decision d : wave) {
-                scopes.computeIfAbsent(d.kind(), scope::kind);
-            }
-            Outcome[] results = new Outcome[wave.size()];
-            try {
-                Bounded.run(wave.size(), writeConcurrency, "tenantplane-write-" + key.name(), i -> {
-                    Decision d = wave.get(i);
-                    Outcome o = applyOne(d, snapshot);
-                    results[i] = o;
-                    exec.in(scopes.get(d.kind())).announce(o);
-                });
-            } finally {
-                scopes.values().forEach(Observer.PassScope::close);
-                exec.list(java.util.Arrays.stream(results).filter(java.util.Objects::nonNull).toList());
-            }
-        }
-
 
         private Decision replan(Snapshot snapshot, Decision stale, JsonObject current) {
             if (stale.host() == null) {
@@ -545,32 +501,16 @@ final class Converger {
             }
             TokenRequests requests = new TokenRequests(tenantClient);
             String ca = KubeconfigSecretConnector.caCertificate(hostReader, ctx.cluster());
-            Observer.PassScope kindScope = scope.kind("Secret");
-            try {
+            try (Execution secrets = exec.kind("Secret")) {
                 for (TenantTokens.Issue issue : issues) {
-                    switch (TokenSecrets.mint(issue, requests, ca, clock.instant())) {
-                        case TokenSecrets.Ready ready -> exec.in(kindScope).apply(hostWrites, ready.write(), null);
-                        case TokenSecrets.Refused refused -> exec.in(kindScope).report(refused.outcome());
-                    }
+                    secrets.report(TokenSecrets.write(issue, requests, ca, clock.instant(), hostWrites));
                 }
-            } finally {
-                kindScope.close();
             }
         }
 
-        /** Executes decisions of one kind through {@code applier}, reporting each outcome under that kind. */
+        /** Executes decisions through {@code applier}, reporting each outcome under its kind. */
         private void applyAll(Applier applier, List<Decision> decisions) {
-            if (decisions.isEmpty()) {
-                return;
-            }
-            Observer.PassScope kindScope = scope.kind(decisions.get(0).kind());
-            try {
-                for (Decision d : decisions) {
-                    exec.in(kindScope).apply(applier, d, null);
-                }
-            } finally {
-                kindScope.close();
-            }
+            exec.each(decisions, d -> applier.apply(d, Applier.Replanner.NONE));
         }
 
         /**
@@ -582,211 +522,5 @@ final class Converger {
                 applyAll(tenantApplier, PodLifecycle.finalizations(tenant, hostNs, tenantObjects, hostObjects));
             }
         }
-
-        /** Host status back to the tenant (kinds with {@code fromHost: status}); Pods also get bound to nodes. */
-        private void flowBack(List<JsonObject> tenantObjects) {
-            Map<String, JsonObject> hostCopies = new LinkedHashMap<>();
-            for (Outcome o : exec.outcomes()) {
-                Decision d = o.decision();
-                if (d.host() == null || d.source() == null) {
-                    continue;
-                }
-                JsonObject host = switch (o) {
-                    case Outcome.Applied a when d.action() == Action.CREATE || d.action() == Action.UPDATE ->
-                            a.result();
-                    case Outcome.NotWritten n when d.action() == Action.UNCHANGED -> d.observed();
-                    default -> null;
-                };
-                if (host != null) {
-                    hostCopies.put(d.kind() + "/" + d.source().virtualNamespace() + "/" + d.source().name(), host);
-                }
-            }
-            if (hostCopies.isEmpty()) {
-                return;
-            }
-            Observer.PassScope kindScope = scope.kind("status");
-            try {
-                for (JsonObject t : tenantObjects) {
-                    String kind = Json.string(t, "kind");
-                    if (kind == null) {
-                        continue;
-                    }
-                    JsonObject host = hostCopies.get(kind + "/" + Json.string(t, "metadata", "namespace") + "/"
-                            + Json.string(t, "metadata", "name"));
-                    if (host == null) {
-                        continue;
-                    }
-                    JsonObject tenantObject = t;
-                    if (kind.equals("Service")) {
-                        tenantObject = shareClusterIp(t, host, kindScope);
-                        if (tenantObject == null) {
-                            continue;
-                        }
-                        tenantObject = shareNodePorts(tenantObject, host, kindScope);
-                        if (tenantObject == null) {
-                            continue;
-                        }
-                    }
-                    if (!statusFlowsBack(kind)) {
-                        continue;
-                    }
-                    if (kind.equals("Pod")) {
-                        tenantObject = bind(t, host, kindScope);
-                        if (tenantObject == null) {
-                            continue;
-                        }
-                    }
-                    copyStatus(kind, tenantObject, host, kindScope);
-                }
-            } finally {
-                kindScope.close();
-            }
-        }
-
-        /**
-         * Gives a tenant Service the ClusterIP of its host copy ({@link FlowBack#clusterIp}). Returns the tenant
-         * Service as it is afterwards, or null when it is not known.
-         */
-        private JsonObject shareClusterIp(JsonObject tenantService, JsonObject hostService,
-                                          Observer.PassScope kindScope) {
-            Optional<Decision> d = FlowBack.clusterIp(tenant, tenantService, hostService);
-            if (d.isEmpty()) {
-                return tenantService;
-            }
-            Outcome o = tenantApplier.recreate(d.get());
-            exec.in(kindScope).report(o);
-            return o instanceof Outcome.Applied a ? a.result() : null;
-        }
-
-        /**
-         * Gives a tenant NodePort or LoadBalancer Service the node ports of its host copy ({@link FlowBack#nodePorts});
-         * returns the tenant Service as it is afterwards, or null when it is not known.
-         */
-        private JsonObject shareNodePorts(JsonObject tenantService, JsonObject hostService,
-                                          Observer.PassScope kindScope) {
-            Optional<Decision> d = FlowBack.nodePorts(tenant, tenantService, hostService);
-            if (d.isEmpty()) {
-                return tenantService;
-            }
-            Outcome o = exec.in(kindScope).report(tenantApplier.updateInPlace(d.get(),
-                    fresh -> FlowBack.nodePorts(tenant, fresh, hostService).map(Decision::desired).orElse(null)));
-            return o instanceof Outcome.Applied a ? a.result() : tenantService;
-        }
-
-        private boolean statusFlowsBack(String kind) {
-            Optional<SyncPolicy.KindRule> rule = rules.rule(kind);
-            if (rule.isEmpty() || !rule.get().toHost()) {
-                return false;
-            }
-            return rule.get().effectiveFromHost() == SyncPolicy.FromHost.STATUS;
-        }
-
-        private void copyStatus(String kind, JsonObject tenantObject, JsonObject host, Observer.PassScope kindScope) {
-            FlowBack.status(tenant, kind, tenantObject, host)
-                    .ifPresent(d -> exec.in(kindScope).applyStatus(tenantApplier, d));
-        }
-
-        /**
-         * Binds an unscheduled tenant Pod to the tenant Node that mirrors the host node its copy runs on; returns the
-         * tenant Pod as it is afterwards (null when it is gone).
-         */
-        private JsonObject bind(JsonObject tenantPod, JsonObject hostPod, Observer.PassScope kindScope) {
-            Optional<String> to = FlowBack.nodeToBind(tenantPod, hostPod);
-            if (to.isEmpty() || !mirrors.mirrorNode(to.get(), kindScope)) {
-                return tenantPod;
-            }
-            String node = to.get();
-            Decision d = FlowBack.binding(tenant, tenantPod, hostPod, node);
-            Outcome o = tenantApplier.bind(d, node);
-            exec.in(kindScope).report(o);
-            if (!(o instanceof Outcome.Applied)) {
-                return tenantPod;
-            }
-            ResourceKind pods = ResourceKind.wellKnown("v1", "Pod").orElseThrow();
-            return tenantReader.get(pods, Json.string(tenantPod, "metadata", "namespace"),
-                    Json.string(tenantPod, "metadata", "name")).orElse(null);
-        }
-
-        /**
-         * With a kubelet endpoint (and its CA loaded), keeps the tenant's {@code metrics.k8s.io} registration pointing
-         * at it ({@link MetricsRegistration}) once the tenant's control plane has published its request-header CA; a
-         * tenant's own registration is left alone. Read failures leave it to the next pass.
-         */
-        private void tendMetricsApi() {
-            if (kubelet == null) {
-                return;
-            }
-            if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
-                // What shared or dedicated mode registered, still pointing here, goes (MetricsRegistration.retire):
-                // looked at once per private stretch of a tenant, not on every pass.
-                if (metricsRetired.contains(key)) {
-                    return;
-                }
-                boolean clean = true;
-                for (String[] at : List.of(new String[] {"v1", "Service", MetricsRegistration.NAMESPACE,
-                        MetricsRegistration.SERVICE}, new String[] {"apiregistration.k8s.io/v1", "APIService", null,
-                        MetricsRegistration.API_SERVICE})) {
-                    ResourceKind kind = ResourceKind.wellKnown(at[0], at[1]).orElseThrow();
-                    Optional<Decision> retire;
-                    try {
-                        retire = tenantReader.get(kind, at[2], at[3]).flatMap(current -> MetricsRegistration.retire(
-                                tenant, current));
-                    } catch (ReadFailedException e) {
-                        return;
-                    }
-                    if (retire.isPresent()) {
-                        // Looked at again next pass, which finds it gone (or deletes it then).
-                        applyAll(tenantApplier, List.of(retire.get()));
-                        clean = false;
-                    }
-                }
-                if (clean) {
-                    metricsRetired.add(key);
-                }
-                return;
-            }
-            metricsRetired.remove(key);
-            Optional<io.tenantplane.kubelet.KubeletCa> ca = kubelet.ca();
-            if (ca.isEmpty()) {
-                return;
-            }
-            // Registered once the endpoint can admit the tenant's aggregator (its control plane published its
-            // request-header CA): an APIService the aggregator cannot reach would make every kubectl in the tenant
-            // report metrics.k8s.io as unavailable.
-            ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-            boolean published;
-            try {
-                // The kubeconfig Secret is rendered with the tenant's label: the provisioning before this pass has
-                // usually listed it already (TenantContext.listed); read on its own only when it has not.
-                Optional<JsonObject> secret = ctx.listed("v1", "Secret", n.namespace(),
-                        ReverseMapping.TENANT + "=" + tenant).flatMap(listed -> listed.stream()
-                        .filter(o -> n.kubeconfigSecret().equals(Json.string(o, "metadata", "name"))).findFirst());
-                if (secret.isEmpty()) {
-                    secret = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), n.namespace(),
-                            n.kubeconfigSecret());
-                }
-                published = secret.map(o -> Json.string(o, "data", ControlPlaneNames.REQUEST_HEADER_CA_KEY) != null)
-                        .orElse(false);
-            } catch (ReadFailedException e) {
-                return;
-            }
-            if (!published) {
-                return;
-            }
-            for (JsonObject desired : MetricsRegistration.desired(kubelet, ca.get())) {
-                ResourceKind kind = ResourceKind.wellKnown(Json.string(desired, "apiVersion"),
-                        Json.string(desired, "kind")).orElseThrow();
-                JsonObject current;
-                try {
-                    current = tenantReader.get(kind, Json.string(desired, "metadata", "namespace"),
-                            Json.string(desired, "metadata", "name")).orElse(null);
-                } catch (ReadFailedException e) {
-                    return;
-                }
-                MetricsRegistration.decide(tenant, desired, current)
-                        .ifPresent(d -> applyAll(tenantApplier, List.of(d)));
-            }
-        }
-
     }
 }

@@ -9,7 +9,6 @@ import io.tenantplane.kubelet.KubeletEndpoint;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.TenantKey;
-import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.internal.ProvisionPlan;

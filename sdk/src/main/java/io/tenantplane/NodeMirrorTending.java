@@ -9,7 +9,6 @@ import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import io.tenantplane.kubelet.KubeletEndpoint;
 import io.tenantplane.model.TenantCluster;
-import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Decision;
 import java.util.HashMap;
@@ -35,7 +34,6 @@ final class NodeMirrorTending {
     /** Where node mirrors send the tenant API's kubelet calls; null: to their host node's addresses. */
     private final KubeletEndpoint kubelet;
     private final Execution exec;
-    private final Observer.PassScope scope;
     /** The mirrors this pass made or refreshed, and whether that worked. */
     private final Map<String, Boolean> mirroredNodes = new HashMap<>();
 
@@ -48,7 +46,6 @@ final class NodeMirrorTending {
         this.hostReader = hostReader;
         this.kubelet = kubelet;
         this.exec = exec;
-        this.scope = exec.scope();
     }
 
     /**
@@ -88,19 +85,16 @@ final class NodeMirrorTending {
             // The sync itself succeeded; mirrors are tended by the next pass that can read them.
             return;
         }
-        Observer.PassScope kindScope = scope.kind("Node");
-        try {
+        try (Execution inNodes = exec.kind("Node")) {
             for (JsonObject mirror : mirrors) {
                 String name = Json.string(mirror, "metadata", "name");
                 Optional<Decision> delete = NodeMirror.unused(tenant, mirror, used);
                 if (delete.isPresent()) {
-                    exec.in(kindScope).apply(tenantApplier, delete.get(), this::replanMirrorDelete);
+                    inNodes.apply(tenantApplier, delete.get(), this::replanMirrorDelete);
                 } else if (!mirroredNodes.containsKey(name)) {
-                    mirrorNode(name, kindScope, mirror);
+                    mirrorNode(name, inNodes, mirror);
                 }
             }
-        } finally {
-            kindScope.close();
         }
     }
 
@@ -130,13 +124,16 @@ final class NodeMirrorTending {
         return nodes;
     }
 
-    /** Makes sure the tenant has a Node mirroring host node {@code name}; false when it could not. */
-    boolean mirrorNode(String name, Observer.PassScope kindScope) {
-        return mirrorNode(name, kindScope, null);
+    /**
+     * Makes sure the tenant has a Node mirroring host node {@code name}, reporting through {@code in} (the execution
+     * of the step that asks, in its kind's scope); false when it could not.
+     */
+    boolean mirrorNode(String name, Execution in) {
+        return mirrorNode(name, in, null);
     }
 
-    /** As {@link #mirrorNode(String, Observer.PassScope)}, with the mirror as already read (null: read it). */
-    private boolean mirrorNode(String name, Observer.PassScope kindScope, JsonObject read) {
+    /** As {@link #mirrorNode(String, Execution)}, with the mirror as already read (null: read it). */
+    private boolean mirrorNode(String name, Execution in, JsonObject read) {
         Boolean done = mirroredNodes.get(name);
         if (done != null) {
             return done;
@@ -155,7 +152,7 @@ final class NodeMirrorTending {
         JsonObject node;
         if (current.isEmpty()) {
             Outcome o = tenantApplier.apply(NodeMirror.create(tenant, name, desired), Applier.Replanner.NONE);
-            exec.in(kindScope).report(o);
+            in.report(o);
             ok = o instanceof Outcome.Applied;
             node = o instanceof Outcome.Applied a ? a.result() : null;
         } else {
@@ -163,14 +160,14 @@ final class NodeMirrorTending {
             Optional<Decision> labels = NodeMirror.labels(name, desired, node);
             if (labels.isPresent()) {
                 Outcome o = tenantApplier.apply(labels.get(), Applier.Replanner.NONE);
-                exec.in(kindScope).report(o);
+                in.report(o);
                 if (o instanceof Outcome.Applied a) {
                     node = a.result();
                 }
             }
         }
         if (node != null) {
-            NodeMirror.status(name, desired, node).ifPresent(d -> exec.in(kindScope).applyStatus(tenantApplier, d));
+            NodeMirror.status(name, desired, node).ifPresent(d -> in.applyStatus(tenantApplier, d));
         }
         mirroredNodes.put(name, ok);
         return ok;

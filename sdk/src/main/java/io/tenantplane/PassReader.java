@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
+import io.tenantplane.apply.internal.Bounded;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.naming.ReverseMapping;
 import java.util.ArrayList;

@@ -615,12 +615,8 @@ final class Provisioner {
     /** As {@link #writeStatus(Execution, UnaryOperator)}, from the TenantCluster as just read (null: read it). */
     private StatusWrite writeStatus(Execution exec, JsonObject current, UnaryOperator<TenantCluster.Status> next) {
         TenantKey key = exec.tenant();
-        Outcome o = exec.statusWritten(applier.writeStatus(TENANT_CLUSTERS, key.namespace(), key.name(), current,
-                Reasons.STATUS_UPDATED, "status of TenantCluster " + key, json -> {
-                    TenantCluster.Status now = json == null ? null
-                            : Json.gson().fromJson(json, TenantCluster.Status.class);
-                    return Json.gson().toJsonTree(next.apply(now)).getAsJsonObject();
-                }));
+        Outcome o = exec.statusWritten(applier.writeStatus(key.namespace(), key.name(), current,
+                Reasons.STATUS_UPDATED, "status of TenantCluster " + key, next));
         return switch (o) {
             case Outcome.Applied a -> new StatusWrite(status(a.decision().desired()), true, a.result());
             case Outcome.NotWritten n -> new StatusWrite(status(n.decision().desired()), false, n.decision().desired());

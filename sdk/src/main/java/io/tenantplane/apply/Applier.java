@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.internal.Rest;
 import io.tenantplane.json.Json;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
@@ -37,6 +38,9 @@ import java.util.function.UnaryOperator;
  * throttling, server errors and lost connections are retried within the same attempt budget.
  */
 public final class Applier {
+
+    private static final ResourceKind TENANT_CLUSTERS = ResourceKind.wellKnown(TenantCluster.API_VERSION,
+            TenantCluster.KIND).orElseThrow();
 
     private final Rest rest;
     private final Resources resources;
@@ -243,6 +247,20 @@ public final class Applier {
                 }
             }
         }
+    }
+
+    /**
+     * {@link #writeStatus} of a TenantCluster, typed: {@code next} maps its status as read (null when it has none) to
+     * the status it should have. The provisioning and the migration write every status of a TenantCluster through
+     * this, so both build on what the other wrote.
+     */
+    public Outcome writeStatus(String namespace, String name, JsonObject current, String reason, String message,
+                               UnaryOperator<TenantCluster.Status> next) {
+        Objects.requireNonNull(next, "next");
+        return writeStatus(TENANT_CLUSTERS, namespace, name, current, reason, message, json -> {
+            TenantCluster.Status now = json == null ? null : Json.gson().fromJson(json, TenantCluster.Status.class);
+            return Json.gson().toJsonTree(next.apply(now)).getAsJsonObject();
+        });
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.tenantplane.kubelet;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;

@@ -4,7 +4,6 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.tenantplane.apply.Applier;
 import io.tenantplane.apply.Reader;
-import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Retries;
 import io.tenantplane.apply.internal.Execution;
 import io.tenantplane.apply.internal.TokenRequests;
@@ -51,10 +50,6 @@ import java.util.function.UnaryOperator;
  * are never recreated. Thread-safe; run at most one pass per tenant at a time (the service's work queue does).
  */
 public final class MigrationRunner {
-
-    private static final ResourceKind TENANT_CLUSTERS = ResourceKind.wellKnown(TenantCluster.API_VERSION,
-            TenantCluster.KIND).orElseThrow();
-
 
     private final ApiClient host;
     private final MigrationPlanner planner;
@@ -260,11 +255,8 @@ public final class MigrationRunner {
         }
         TenantTokens.Issue issue = new TenantTokens.Issue(d, pod,
                 Transformer.tenantServiceAccount(Json.object(pod, "spec")), TenantTokens.audiences(pod));
-        return switch (TokenSecrets.mint(issue, new TokenRequests(tenantClient), tenantCa.apply(l.cluster),
-                clock.instant())) {
-            case TokenSecrets.Ready ready -> hostApplier.apply(ready.write(), Applier.Replanner.NONE);
-            case TokenSecrets.Refused refused -> refused.outcome();
-        };
+        return TokenSecrets.write(issue, new TokenRequests(tenantClient), tenantCa.apply(l.cluster), clock.instant(),
+                hostApplier);
     }
 
     /** Records the state and the Migrating condition; false when the status write failed. */
@@ -288,12 +280,7 @@ public final class MigrationRunner {
      * follows it in {@code l.json}; the caller reports the outcome.
      */
     private Outcome writeStatus(Loaded l, String reason, String message, UnaryOperator<TenantCluster.Status> next) {
-        Outcome o = hostApplier.writeStatus(TENANT_CLUSTERS, l.cluster.namespace(), l.cluster.tenant(), l.json,
-                reason, message, status -> {
-                    TenantCluster.Status now = status == null ? null
-                            : Json.gson().fromJson(status, TenantCluster.Status.class);
-                    return Json.gson().toJsonTree(next.apply(now)).getAsJsonObject();
-                });
+        Outcome o = hostApplier.writeStatus(l.cluster.namespace(), l.cluster.tenant(), l.json, reason, message, next);
         if (o instanceof Outcome.Applied a && a.result() != null) {
             l.json = a.result();
         }

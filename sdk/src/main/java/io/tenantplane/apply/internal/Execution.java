@@ -7,7 +7,10 @@ import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Decision;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -22,24 +25,28 @@ import java.util.function.Function;
  * <p>Thread-safe: writes made concurrently may report as they come; the observers are called one report at a time
  * per execution (and the views {@link #in} makes of it).
  */
-public final class Execution {
+public final class Execution implements AutoCloseable {
 
     private final TenantKey tenant;
     private final Observer observer;
     private final Observer.PassScope scope;
     private final List<Outcome> outcomes;
+    /** True for a view {@link #kind} opened: {@link #close} closes its scope. */
+    private final boolean owned;
 
-    private Execution(TenantKey tenant, Observer observer, Observer.PassScope scope, List<Outcome> outcomes) {
+    private Execution(TenantKey tenant, Observer observer, Observer.PassScope scope, List<Outcome> outcomes,
+                      boolean owned) {
         this.tenant = tenant;
         this.observer = observer;
         this.scope = scope;
         this.outcomes = outcomes;
+        this.owned = owned;
     }
 
     /** An execution for {@code tenant} that reports to {@code observer} and into {@code scope}'s span. */
     public static Execution of(TenantKey tenant, Observer observer, Observer.PassScope scope) {
         return new Execution(Objects.requireNonNull(tenant, "tenant"), Objects.requireNonNull(observer, "observer"),
-                Objects.requireNonNull(scope, "scope"), new ArrayList<>());
+                Objects.requireNonNull(scope, "scope"), new ArrayList<>(), false);
     }
 
     /**
@@ -64,7 +71,76 @@ public final class Execution {
 
     /** The same execution (same outcomes) reporting span events into {@code child}, e.g. the scope of one kind. */
     public Execution in(Observer.PassScope child) {
-        return new Execution(tenant, observer, Objects.requireNonNull(child, "child"), outcomes);
+        return new Execution(tenant, observer, Objects.requireNonNull(child, "child"), outcomes, false);
+    }
+
+    /**
+     * The same execution reporting into a new child scope for {@code kind} (its span), which {@link #close} closes:
+     * {@code try (Execution secrets = exec.kind("Secret")) { ... }}.
+     */
+    public Execution kind(String kind) {
+        return new Execution(tenant, observer, scope.kind(Objects.requireNonNull(kind, "kind")), outcomes, true);
+    }
+
+    /** Closes the scope {@link #kind} opened; an execution made otherwise leaves its scope to its maker. */
+    @Override
+    public void close() {
+        if (owned) {
+            scope.close();
+        }
+    }
+
+    /**
+     * Executes {@code decisions} in order, each by {@code write} (the applier's write, or a write that needs more than
+     * one call) and reported under the scope of its kind, opened once for each run of decisions of one kind.
+     */
+    public void each(List<Decision> decisions, Function<Decision, Outcome> write) {
+        String current = null;
+        Execution kind = null;
+        try {
+            for (Decision d : decisions) {
+                if (!d.kind().equals(current)) {
+                    if (kind != null) {
+                        kind.close();
+                    }
+                    current = d.kind();
+                    kind = kind(current);
+                }
+                kind.report(write.apply(d));
+            }
+        } finally {
+            if (kind != null) {
+                kind.close();
+            }
+        }
+    }
+
+    /**
+     * Executes {@code decisions} by {@code write} with up to {@code workers} in flight ({@link Bounded}, threads named
+     * {@code threads-<n>}): each outcome is reported as it comes under the scope of its kind (one scope per kind, open
+     * until all are done), and the outcomes are listed in the order of {@code decisions}.
+     */
+    public void concurrently(List<Decision> decisions, int workers, String threads,
+                             Function<Decision, Outcome> write) {
+        if (decisions.isEmpty()) {
+            return;
+        }
+        Map<String, Execution> kinds = new LinkedHashMap<>();
+        for (Decision d : decisions) {
+            kinds.computeIfAbsent(d.kind(), this::kind);
+        }
+        Outcome[] results = new Outcome[decisions.size()];
+        try {
+            Bounded.run(decisions.size(), workers, threads, i -> {
+                Decision d = decisions.get(i);
+                Outcome o = write.apply(d);
+                results[i] = o;
+                kinds.get(d.kind()).announce(o);
+            });
+        } finally {
+            kinds.values().forEach(Execution::close);
+            list(Arrays.stream(results).filter(Objects::nonNull).toList());
+        }
     }
 
     /** The scope this execution reports span events into; a pass opens its kinds' scopes under it. */

@@ -1,6 +1,7 @@
 package io.tenantplane.apply.internal;
 
 import com.google.gson.JsonObject;
+import io.tenantplane.apply.Applier;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Outcome;
@@ -67,6 +68,18 @@ public final class TokenSecrets {
         annotations.addProperty(TenantTokens.REFRESH_AT, String.valueOf(refresh));
         annotations.addProperty(ReverseMapping.REASON, d.reason());
         return new Ready(d.withObjects(desired, d.observed()));
+    }
+
+    /**
+     * Mints the tokens of {@code issue} and writes its Secret through {@code hostApplier}: the write's outcome, or the
+     * tenant API's refusal as a failed one (nothing written). The caller reports it.
+     */
+    public static Outcome write(TenantTokens.Issue issue, TokenRequests requests, String caPem, Instant now,
+                                Applier hostApplier) {
+        return switch (mint(issue, requests, caPem, now)) {
+            case Ready ready -> hostApplier.apply(ready.write(), Applier.Replanner.NONE);
+            case Refused refused -> refused.outcome();
+        };
     }
 
     private static String base64(String s) {

@@ -143,4 +143,122 @@ class ExecutionTest {
         assertEquals("boom", boom.getMessage());
         assertEquals(List.of("opened dev", "event a", "closed", "opened dev", "failed boom", "closed"), scope);
     }
+
+    /** A pass scope whose kinds' scopes record their events and their closing in {@link #heard}. */
+    private Observer.PassScope withKinds(String name) {
+        return new Observer.PassScope() {
+            @Override
+            public Observer.PassScope kind(String kind) {
+                heard.add("open " + kind);
+                return new Observer.PassScope() {
+                    @Override
+                    public void decision(Outcome outcome) {
+                        heard.add("span " + kind + " " + outcome.decision().host().name());
+                    }
+
+                    @Override
+                    public void close() {
+                        heard.add("close " + kind);
+                    }
+                };
+            }
+
+            @Override
+            public void decision(Outcome outcome) {
+                heard.add("span " + name + " " + outcome.decision().host().name());
+            }
+
+            @Override
+            public void close() {
+                heard.add("close " + name);
+            }
+        };
+    }
+
+    private static Decision configMap(String kind, String name) {
+        return Decision.create(kind, null, new Decision.HostRef("team-dev", name), "NotOnHost", "create " + name,
+                new JsonObject());
+    }
+
+    private static Outcome applied(Decision d) {
+        return new Outcome.Applied(d, d.desired(), 1);
+    }
+
+    @Test
+    void aKindViewReportsIntoTheKindsScopeAndClosesOnlyThat() {
+        Execution exec = Execution.of(DEV, observer, withKinds("pass"));
+        try (Execution secrets = exec.kind("Secret")) {
+            secrets.report(written("s"));
+        }
+        exec.close();
+
+        assertEquals(List.of("open Secret", "span Secret s", "observer dev s", "close Secret"), heard,
+                "closing the pass's own execution leaves its scope to whoever opened it");
+        assertEquals(1, exec.outcomes().size());
+    }
+
+    @Test
+    void eachRunsDecisionsInOrderUnderOneScopePerRunOfAKind() {
+        Execution exec = Execution.of(DEV, observer, withKinds("pass"));
+        List<String> written = new ArrayList<>();
+
+        exec.each(List.of(configMap("ConfigMap", "a"), configMap("ConfigMap", "b"), configMap("Pod", "p"),
+                configMap("ConfigMap", "c")), d -> {
+                    written.add(d.host().name());
+                    return applied(d);
+                });
+
+        assertEquals(List.of("a", "b", "p", "c"), written);
+        assertEquals(List.of("open ConfigMap", "span ConfigMap a", "observer dev a", "span ConfigMap b",
+                "observer dev b", "close ConfigMap", "open Pod", "span Pod p", "observer dev p", "close Pod",
+                "open ConfigMap", "span ConfigMap c", "observer dev c", "close ConfigMap"), heard);
+        assertEquals(List.of("a", "b", "p", "c"), exec.outcomes().stream().map(o -> o.decision().host().name())
+                .toList());
+    }
+
+    @Test
+    void eachClosesTheOpenKindScopeWhenAWriteThrows() {
+        Execution exec = Execution.of(DEV, observer, withKinds("pass"));
+
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> exec.each(
+                List.of(configMap("ConfigMap", "a"), configMap("ConfigMap", "b")), d -> {
+                    if (d.host().name().equals("b")) {
+                        throw new IllegalStateException("interrupted");
+                    }
+                    return applied(d);
+                }));
+
+        assertEquals(List.of("open ConfigMap", "span ConfigMap a", "observer dev a", "close ConfigMap"), heard);
+    }
+
+    @Test
+    void concurrentlyReportsEachAsItComesAndListsThemInTheOrderGiven() throws Exception {
+        Execution exec = Execution.of(DEV, observer, withKinds("pass"));
+        java.util.concurrent.CountDownLatch firstMayEnd = new java.util.concurrent.CountDownLatch(1);
+        List<Decision> decisions = List.of(configMap("ConfigMap", "first"), configMap("Secret", "second"));
+
+        exec.concurrently(decisions, 2, "test-write", d -> {
+            try {
+                if (d.host().name().equals("first")) {
+                    // The second ends first: its report comes first, its place in the list does not.
+                    assertEquals(true, firstMayEnd.await(10, java.util.concurrent.TimeUnit.SECONDS));
+                } else {
+                    Outcome o = applied(d);
+                    firstMayEnd.countDown();
+                    return o;
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return applied(d);
+        });
+
+        assertEquals(List.of("first", "second"), exec.outcomes().stream().map(o -> o.decision().host().name())
+                .toList(), "listed in the order given");
+        assertEquals(List.of("open ConfigMap", "open Secret"), heard.subList(0, 2), "one scope per kind, opened first");
+        assertEquals(List.of("close ConfigMap", "close Secret"), heard.subList(heard.size() - 2, heard.size()),
+                "closed once all are done");
+        assertEquals(true, heard.indexOf("span Secret second") < heard.indexOf("span ConfigMap first"),
+                "reported as they come: " + heard);
+    }
 }

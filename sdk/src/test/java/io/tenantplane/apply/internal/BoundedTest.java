@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.apply.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

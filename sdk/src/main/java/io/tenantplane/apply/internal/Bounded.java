@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.apply.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
 /** Runs tasks 0..count-1 on up to a given number of threads: the caller's and virtual threads beside it. */
-final class Bounded {
+public final class Bounded {
 
     private Bounded() {
     }
@@ -22,7 +22,7 @@ final class Bounded {
      *
      * @param name prefix of the virtual threads' names
      */
-    static void run(int count, int workers, String name, IntConsumer task) {
+    public static void run(int count, int workers, String name, IntConsumer task) {
         AtomicInteger next = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<RuntimeException> error = new AtomicReference<>();
