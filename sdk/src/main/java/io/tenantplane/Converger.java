@@ -9,13 +9,11 @@ import io.tenantplane.apply.Resources;
 import io.tenantplane.apply.internal.Execution;
 import io.tenantplane.apply.internal.TokenRequests;
 import io.tenantplane.apply.internal.TokenSecrets;
-import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.errors.ReadFailedException;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.HostNames;
-import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.naming.TenantObjectRef;
 import io.tenantplane.observe.Observer;
 import io.tenantplane.observe.Outcome;
@@ -31,7 +29,6 @@ import io.tenantplane.plan.internal.ServiceAddresses;
 import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.transform.SyncRules;
 import io.tenantplane.transform.TransformOptions;
-import io.tenantplane.transform.Transformer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,43 +157,20 @@ final class Converger {
     /**
      * Where tenant pods reach their tenant API and DNS ({@link Options#tenantApi}), from the tenant API and DNS
      * Services on the host.
-     * A full pass reads the Services (and keeps them for {@link #planRequest}); a pass over one object uses what the
-     * last full pass read (a ClusterIP never changes while its Service exists), so watch-driven passes cost no extra
-     * request.
+     * A full pass reads the Services ({@link PassReader#controlPlaneServices}, and keeps them for {@link #planRequest});
+     * a pass over one object uses what the last full pass read (a ClusterIP never changes while its Service exists),
+     * so watch-driven passes cost no extra request.
      */
-    private TransformOptions.TenantApi tenantApi(TenantContext ctx, boolean full) {
+    private TransformOptions.TenantApi tenantApi(TenantContext ctx, PassReader reader, boolean full) {
         if (ctx.cluster().mode() == TenantCluster.Mode.PRIVATE) {
             return null;
         }
         List<JsonObject> services = controlPlaneServices.get(ctx.key());
         if (full || services == null) {
-            ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
-            services = handedOn(ctx, n);
-            if (services == null) {
-                ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
-                List<JsonObject> read = new ArrayList<>();
-                hostReader.get(service, n.namespace(), n.apiService()).ifPresent(read::add);
-                if (!read.isEmpty()) {
-                    hostReader.get(service, n.namespace(), n.dnsService()).ifPresent(read::add);
-                }
-                services = List.copyOf(read);
-            }
+            services = reader.controlPlaneServices();
             controlPlaneServices.put(ctx.key(), services);
         }
         return Options.tenantApi(ctx.cluster(), services, false);
-    }
-
-    /**
-     * The tenant API and DNS Services, taken by name from the Services list the provisioning just before this pass
-     * handed on (which holds every Service of the tenant there, its synced copies too, so only these two are kept for
-     * the pass and its cache); null when that list was not handed on or lacks the API Service of this placement.
-     */
-    private static List<JsonObject> handedOn(TenantContext ctx, ControlPlaneNames n) {
-        List<JsonObject> services = ctx.listed("v1", "Service", n.namespace(), ReverseMapping.TENANT + "="
-                + ctx.tenant()).orElse(List.of()).stream().filter(o -> List.of(n.apiService(), n.dnsService())
-                .contains(Json.string(o, "metadata", "name"))).toList();
-        boolean api = services.stream().anyMatch(o -> n.apiService().equals(Json.string(o, "metadata", "name")));
-        return api ? services : null;
     }
 
     /**
@@ -294,14 +268,15 @@ final class Converger {
             this.hostNs = ctx.hostNamespace();
             this.policy = syncedPolicy(ctx);
             this.rules = SyncRules.of(policy);
-            this.options = Options.from(ctx.cluster(), ctx.profile(), policy).withTenantApi(tenantApi(ctx, full));
             this.tenantResources = Resources.of(tenantClient);
             this.tenantApplier = appliers.apply(tenantClient);
             this.tenantReader = tenantApplier.reader();
-            this.exec = exec;
-            this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
             this.reader = new PassReader(ctx, policy, tenantReader, tenantResources, hostReader, hostResources,
                     Converger.this::allowed, writeConcurrency);
+            this.options = Options.from(ctx.cluster(), ctx.profile(), policy)
+                    .withTenantApi(tenantApi(ctx, reader, full));
+            this.exec = exec;
+            this.hostWrites = hostApplier.throttled(writeRate, ctx.key());
             this.mirrors = new NodeMirrorTending(tenant, ctx.cluster().mode(), tenantReader, tenantApplier,
                     hostReader, kubelet, exec);
             this.flowBack = new FlowBackTending(tenant, rules, tenantReader, tenantApplier, exec, mirrors);
@@ -331,33 +306,22 @@ final class Converger {
             applyAll(tenantApplier, PodLifecycle.vanishedDeletes(plan, tenantObjects));
             mirrors.tend(podsListed ? tenantObjects : null);
             new MetricsApiTending(ctx, tenantReader, tenantApplier, hostReader, kubelet, exec, metricsRetired).tend();
-            mirrorFromHost(mirrorKinds, hostObjects);
+            mirrorFromHost(r, hostObjects);
             return exec.outcomes();
         }
 
         /**
          * Mirrors the host objects the policy's {@code fromHost} selects into the tenant ({@link HostMirrors}); a kind
-         * the tenant does not serve is left out. An update the tenant API refuses (an immutable field of the host
-         * object changed) is made by deleting and creating the mirror again.
+         * the tenant does not serve (or could not be read in) is left out. An update the tenant API refuses (an
+         * immutable field of the host object changed) is made by deleting and creating the mirror again.
          */
-        private void mirrorFromHost(List<ResourceKind> kinds, List<JsonObject> hostObjects) {
-            if (kinds.isEmpty()) {
+        private void mirrorFromHost(PassReader.Reads r, List<JsonObject> hostObjects) {
+            List<SyncPolicy.HostMirror> rules = policy.mirrors().stream()
+                    .filter(m -> r.mirrorsServed().stream().anyMatch(k -> k.kind().equals(m.kind()))).toList();
+            if (rules.isEmpty()) {
                 return;
             }
-            List<JsonObject> tenantMirrors = new ArrayList<>();
-            List<ResourceKind> served = new ArrayList<>();
-            for (ResourceKind k : kinds) {
-                try {
-                    ResourceKind tk = tenantResources.resolve(k.apiVersion(), k.kind());
-                    tenantMirrors.addAll(tenantReader.list(tk, null, null));
-                    served.add(k);
-                } catch (io.tenantplane.apply.UnknownKindException | ReadFailedException e) {
-                    // Not served by (or not readable in) the tenant now: the next full pass tries again.
-                }
-            }
-            List<SyncPolicy.HostMirror> rules = policy.mirrors().stream()
-                    .filter(m -> served.stream().anyMatch(k -> k.kind().equals(m.kind()))).toList();
-            exec.each(HostMirrors.plan(tenant, rules, hostObjects, tenantMirrors), d -> {
+            exec.each(HostMirrors.plan(tenant, rules, hostObjects, r.tenantMirrors()), d -> {
                 Outcome o = tenantApplier.apply(d, Applier.Replanner.NONE);
                 return o instanceof Outcome.Failed f && f.code() == 422 && d.action() == Action.UPDATE
                         ? tenantApplier.recreate(d) : o;
@@ -379,48 +343,34 @@ final class Converger {
                     }
                 }
             }
-            List<JsonObject> tenantObjects = new ArrayList<>();
-            tenantReader.get(tk, ref.virtualNamespace(), ref.name()).ifPresent(tenantObjects::add);
-            String service = endpointsService(ref, tenantObjects);
-            if (service != null) {
-                tenantReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(), ref.virtualNamespace(),
-                        service).ifPresent(tenantObjects::add);
-            }
-            List<JsonObject> hostObjects = new ArrayList<>();
-            if (hk != null) {
-                hostReader.get(hk, hostNs, ref.hostName()).ifPresent(hostObjects::add);
-            }
-            TransformOptions opts = options;
-            if (service != null || ref.kind().equals("EndpointSlice")) {
-                // An endpoint may name only this tenant's own pods: read them as the host has them.
-                opts = withPodIps(hostReader.list(ResourceKind.wellKnown("v1", "Pod").orElseThrow(), hostNs,
-                        ReverseMapping.TENANT + "=" + tenant));
-            }
             io.tenantplane.transform.HostFacts facts = hostFacts.get(key);
-            if (facts == null && custom) {
+            PassReader.One r = reader.readOne(ref, tk, hk, rule.orElse(null), facts != null, hostClasses.get(key),
+                    options.tenantApi() != null);
+            if (r.hostClasses() != null) {
+                hostClasses.putIfAbsent(key, r.hostClasses());
+            }
+            // An endpoint may name only this tenant's own pods: judged against them as the host has them.
+            TransformOptions opts = r.hostPods() == null ? options : withPodIps(r.hostPods());
+            if (facts == null && r.crds() != null) {
                 // No full pass has looked at the host yet: judge the kind as a full pass would.
-                facts = Options.hostFacts(allowedKinds, policy, reader.crds(rule.get()));
+                facts = Options.hostFacts(allowedKinds, policy, r.crds());
             }
             if (facts != null) {
                 opts = opts.withHostFacts(facts);
             }
-            if (ref.kind().equals("Pod") && !policy.mirrors().isEmpty()) {
-                hostObjects.addAll(hostClasses.computeIfAbsent(key, k -> reader.hostClasses()));
-            }
+            List<JsonObject> tenantObjects = r.tenantObjects();
+            List<JsonObject> hostObjects = r.hostObjects();
             Snapshot snapshot = new Snapshot(tenant, hostNs, policy, opts, tenantObjects, hostObjects);
-            Plan plan = planner.plan(snapshot);
-            List<Decision> mine = plan.decisions().stream()
+            Plan mine = new Plan(planner.plan(snapshot).decisions().stream()
                     .filter(d -> d.kind().equals(ref.kind()) && d.host() != null
                             && ref.hostName().equals(d.host().name()))
-                    .toList();
-            if (ref.kind().equals("Pod") && options.tenantApi() != null) {
-                List<JsonObject> secrets = hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), hostNs,
-                        Transformer.tokenSecretName(ref.hostName())).stream().toList();
-                issueTokens(TenantTokens.plan(tenant, hostNs, new Plan(mine), tenantObjects, hostObjects, secrets,
+                    .toList());
+            if (r.tokenSecrets() != null) {
+                issueTokens(TenantTokens.plan(tenant, hostNs, mine, tenantObjects, hostObjects, r.tokenSecrets(),
                         clock.instant(), false).issues());
             }
-            apply(new Plan(mine), snapshot);
-            applyAll(tenantApplier, PodLifecycle.vanishedDeletes(new Plan(mine), tenantObjects));
+            apply(mine, snapshot);
+            applyAll(tenantApplier, PodLifecycle.vanishedDeletes(mine, tenantObjects));
             List<JsonObject> ofKind = tenantObjects.stream().filter(o -> ref.kind().equals(Json.string(o, "kind")))
                     .toList();
             flowBack.flowBack(ofKind);
@@ -431,16 +381,6 @@ final class Converger {
         private TransformOptions withPodIps(List<JsonObject> hostObjects) {
             return options.withEndpointAddresses(options.endpointAddresses()
                     .withPodIps(Options.hostPodIps(ctx.cluster(), hostObjects)));
-        }
-
-        private String endpointsService(TenantObjectRef ref, List<JsonObject> found) {
-            if (ref.kind().equals("Endpoints")) {
-                return ref.name();
-            }
-            if (ref.kind().equals("EndpointSlice") && !found.isEmpty()) {
-                return Json.labels(found.get(0)).get("kubernetes.io/service-name");
-            }
-            return null;
         }
 
         /**

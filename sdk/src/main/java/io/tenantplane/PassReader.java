@@ -5,29 +5,57 @@ import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.apply.Resources;
 import io.tenantplane.apply.internal.Bounded;
+import io.tenantplane.controlplane.ControlPlaneNames;
+import io.tenantplane.errors.ReadFailedException;
+import io.tenantplane.json.Json;
 import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.naming.ReverseMapping;
+import io.tenantplane.naming.TenantObjectRef;
+import io.tenantplane.transform.Transformer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiPredicate;
 
 /**
  * The read step of a convergence pass: what one full pass over a tenant plans with, read once (the tenant's objects
  * of every kind its policy sends, the host copies labelled with the tenant, the host CRDs of allowed custom kinds,
- * the cluster-scoped host objects the policy mirrors), the lists run side by side. It reads and decides nothing else:
- * the {@link Converger}'s pass plans from what it returns, and the service's {@code /explain} plans from the same
- * reads ({@link Converger#planRequest}).
+ * the cluster-scoped host objects the policy mirrors and the tenant's mirrors of them, the tenant API and DNS
+ * Services), the lists run side by side; and what a pass over one object plans with ({@link #readOne}). It reads and
+ * decides nothing else: the {@link Converger}'s pass plans from what it returns, and the service's {@code /explain}
+ * plans from the same reads ({@link Converger#planRequest}).
  */
 final class PassReader {
 
     private static final ResourceKind CRD = ResourceKind.wellKnown("apiextensions.k8s.io/v1",
             "CustomResourceDefinition").orElseThrow();
 
-    /** The objects one full pass reads. */
+    /**
+     * The objects one full pass reads.
+     *
+     * @param mirrorKinds  the host kinds the policy mirrors into the tenant ({@code fromHost} rules)
+     * @param tenantMirrors the tenant's objects of those of {@code mirrorKinds} the tenant serves and could be read
+     * @param mirrorsServed those kinds
+     */
     record Reads(List<JsonObject> tenantObjects, List<JsonObject> hostObjects, List<JsonObject> crds,
-                 List<ResourceKind> mirrorKinds, boolean podsListed) {
+                 List<ResourceKind> mirrorKinds, boolean podsListed, List<JsonObject> tenantMirrors,
+                 List<ResourceKind> mirrorsServed) {
+    }
+
+    /**
+     * The objects a pass over one tenant object reads.
+     *
+     * @param tenantObjects the object (when it exists) and, for Endpoints and EndpointSlices, their Service
+     * @param hostObjects   the object's host copy (when it exists), and for a Pod the host objects the policy mirrors
+     * @param hostPods      the tenant's host Pods, read for an endpoint (which may name only them); null otherwise
+     * @param crds          the host's CRD of a custom kind when no full pass has judged the kind yet; null otherwise
+     * @param hostClasses   the host objects the policy mirrors, as read for a Pod; null when not read here
+     * @param tokenSecrets  a Pod's token Secret on the host (empty when absent); null when not read
+     */
+    record One(List<JsonObject> tenantObjects, List<JsonObject> hostObjects, List<JsonObject> hostPods,
+               List<JsonObject> crds, List<JsonObject> hostClasses, List<JsonObject> tokenSecrets) {
     }
 
     private final TenantContext ctx;
@@ -112,11 +140,117 @@ final class PassReader {
         }
         List<java.util.function.Supplier<List<JsonObject>>> reads = new ArrayList<>(tenantReads);
         reads.addAll(hostReads);
+        // The tenant's mirrors of each mirrored kind it serves; a kind it does not serve, or cannot be read in now,
+        // is left out of this pass (the next full pass tries again), without failing the pass.
+        List<ResourceKind> mirrorsServed = new ArrayList<>();
+        for (ResourceKind mk : mirrorKinds) {
+            try {
+                tenantResources.resolve(mk.apiVersion(), mk.kind());
+                mirrorsServed.add(mk);
+            } catch (io.tenantplane.apply.UnknownKindException notInTenant) {
+                // Not served by the tenant now.
+            }
+        }
+        AtomicReferenceArray<List<JsonObject>> mirrorReads = new AtomicReferenceArray<>(mirrorsServed.size());
+        for (int i = 0; i < mirrorsServed.size(); i++) {
+            int at = i;
+            ResourceKind tk = tenantResources.resolve(mirrorsServed.get(i).apiVersion(), mirrorsServed.get(i).kind());
+            reads.add(() -> {
+                try {
+                    mirrorReads.set(at, tenantReader.list(tk, null, null));
+                } catch (ReadFailedException unreadable) {
+                    // Left null: the kind sits this pass out.
+                }
+                return List.of();
+            });
+        }
         List<List<JsonObject>> results = readAll(reads);
-        for (int i = 0; i < results.size(); i++) {
+        for (int i = 0; i < tenantReads.size() + hostReads.size(); i++) {
             (i < tenantReads.size() ? tenantObjects : hostObjects).addAll(results.get(i));
         }
-        return new Reads(tenantObjects, hostObjects, crds, mirrorKinds, podsListed);
+        List<JsonObject> tenantMirrors = new ArrayList<>();
+        List<ResourceKind> served = new ArrayList<>();
+        for (int i = 0; i < mirrorsServed.size(); i++) {
+            if (mirrorReads.get(i) != null) {
+                served.add(mirrorsServed.get(i));
+                tenantMirrors.addAll(mirrorReads.get(i));
+            }
+        }
+        return new Reads(tenantObjects, hostObjects, crds, mirrorKinds, podsListed, tenantMirrors, served);
+    }
+
+    /**
+     * What a pass over one tenant object ({@code ref}, e.g. a watch event on it or its host copy) plans with: the
+     * object and its host copy by name; for an endpoint, its Service and the tenant's host Pods; the host's CRD of a
+     * custom kind when {@code factsKnown} is false; for a Pod, the host objects the policy mirrors when
+     * {@code knownClasses} is null, and its token Secret when {@code tokens}.
+     *
+     * @param tk the tenant's resource of the object's kind
+     * @param hk the host's, or null when the kind is not written on the host (a custom kind not allowed or not served)
+     */
+    One readOne(TenantObjectRef ref, ResourceKind tk, ResourceKind hk, SyncPolicy.KindRule rule, boolean factsKnown,
+                List<JsonObject> knownClasses, boolean tokens) {
+        List<JsonObject> tenantObjects = new ArrayList<>();
+        tenantReader.get(tk, ref.virtualNamespace(), ref.name()).ifPresent(tenantObjects::add);
+        String service = endpointsService(ref, tenantObjects);
+        if (service != null) {
+            tenantReader.get(ResourceKind.wellKnown("v1", "Service").orElseThrow(), ref.virtualNamespace(), service)
+                    .ifPresent(tenantObjects::add);
+        }
+        List<JsonObject> hostObjects = new ArrayList<>();
+        if (hk != null) {
+            hostReader.get(hk, hostNs, ref.hostName()).ifPresent(hostObjects::add);
+        }
+        List<JsonObject> hostPods = service != null || ref.kind().equals("EndpointSlice")
+                ? hostReader.list(ResourceKind.wellKnown("v1", "Pod").orElseThrow(), hostNs,
+                        ReverseMapping.TENANT + "=" + tenant)
+                : null;
+        List<JsonObject> crds = !factsKnown && rule != null && rule.custom() ? crds(rule) : null;
+        List<JsonObject> classes = null;
+        if (ref.kind().equals("Pod") && !policy.mirrors().isEmpty()) {
+            classes = knownClasses == null ? hostClasses() : knownClasses;
+            hostObjects.addAll(classes);
+        }
+        List<JsonObject> tokenSecrets = ref.kind().equals("Pod") && tokens
+                ? hostReader.get(ResourceKind.wellKnown("v1", "Secret").orElseThrow(), hostNs,
+                        Transformer.tokenSecretName(ref.hostName())).stream().toList()
+                : null;
+        return new One(tenantObjects, hostObjects, hostPods, crds, knownClasses == null ? classes : null,
+                tokenSecrets);
+    }
+
+    /**
+     * The tenant API and DNS Services on the host, where the tenant's Pods reach their API and DNS: taken by name
+     * from the Services list the provisioning just before this pass handed on (which holds every Service of the
+     * tenant there, its synced copies too, so only these two are kept), else read by name (the DNS Service only
+     * when the API Service exists). Empty when neither exists yet.
+     */
+    List<JsonObject> controlPlaneServices() {
+        ControlPlaneNames n = ControlPlaneNames.of(ctx.cluster());
+        List<JsonObject> handed = ctx.listed("v1", "Service", n.namespace(), ReverseMapping.TENANT + "=" + tenant)
+                .orElse(List.of()).stream().filter(o -> List.of(n.apiService(), n.dnsService())
+                        .contains(Json.string(o, "metadata", "name"))).toList();
+        if (handed.stream().anyMatch(o -> n.apiService().equals(Json.string(o, "metadata", "name")))) {
+            return handed;
+        }
+        ResourceKind service = ResourceKind.wellKnown("v1", "Service").orElseThrow();
+        List<JsonObject> read = new ArrayList<>();
+        hostReader.get(service, n.namespace(), n.apiService()).ifPresent(read::add);
+        if (!read.isEmpty()) {
+            hostReader.get(service, n.namespace(), n.dnsService()).ifPresent(read::add);
+        }
+        return List.copyOf(read);
+    }
+
+    /** The Service whose endpoints {@code ref} is (read as {@code found}), or null when it is no endpoint. */
+    private static String endpointsService(TenantObjectRef ref, List<JsonObject> found) {
+        if (ref.kind().equals("Endpoints")) {
+            return ref.name();
+        }
+        if (ref.kind().equals("EndpointSlice") && !found.isEmpty()) {
+            return Json.labels(found.get(0)).get("kubernetes.io/service-name");
+        }
+        return null;
     }
 
     /**
