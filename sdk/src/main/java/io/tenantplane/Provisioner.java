@@ -291,40 +291,38 @@ final class Provisioner {
             listing.left(exec.apply(applier, d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet,
                     current, clock.instant())));
         }
-        List<JsonObject> hostPods = null;
         ControlPlaneNames names = ControlPlaneNames.of(place);
-        // The rendered objects as this call leaves them on the host, for the readiness check and the pass after it.
-        Map<String, JsonObject> now = new HashMap<>();
+        boolean keepsAddresses = place.mode() != TenantCluster.Mode.PRIVATE;
+        // Read: the host objects of every name this call renders or may retire, one list per kind and namespace, and
+        // the tenant's host Pods when a re-created API or DNS Service is to keep the address they use.
+        List<ProvisionPlan.Retirable> retirable = moving ? List.of() : retirable(place);
+        Map<String, JsonObject> read = new HashMap<>();
         for (JsonObject rendering : rendered) {
             ResourceKind kind = resources.resolve(Json.string(rendering, "apiVersion"), Json.string(rendering, "kind"));
             String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
-            JsonObject observed = listing.get(kind, ns, Json.string(rendering, "metadata", "name")).orElse(null);
-            String kept = null;
-            // A re-created API or DNS Service keeps the address a shared or dedicated tenant's running host Pods use.
-            ServiceAddresses.Kept address = observed == null && place.mode() != TenantCluster.Mode.PRIVATE
-                    ? ServiceAddresses.Kept.of(rendering, names.apiService(), names.dnsService()) : null;
-            if (address != null) {
-                if (hostPods == null) {
-                    hostPods = reader.list(PODS, place.hostNamespace(), ReverseMapping.MANAGED_BY + "="
-                            + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "=" + tc.tenant());
-                }
-                kept = address.inUse(hostPods);
+            listing.get(kind, ns, Json.string(rendering, "metadata", "name"))
+                    .ifPresent(o -> read.put(ProvisionPlan.id(rendering), o));
+        }
+        for (ProvisionPlan.Retirable gone : retirable) {
+            if (!ProvisionPlan.wanted(rendered, gone.kind(), gone.name())) {
+                listing.get(kind(null, gone.kind()), gone.namespace(), gone.name())
+                        .ifPresent(o -> read.put(ProvisionPlan.id(gone.kind(), gone.namespace(), gone.name()), o));
             }
-            Decision d = ServiceAddresses.keeping(ProvisionPlan.decide(tc.tenant(), id, rendering, observed), kept,
-                    address);
-            JsonObject body = d.action() == Action.CREATE ? d.desired() : rendering;
-            Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, body, current));
-            if (o instanceof Outcome.Failed f && ServiceAddresses.clusterIpRefused(f.decision(), f.code(),
-                    f.message())) {
-                // The address was taken, or is outside the host's range: the Service gets a new one; Pods made
-                // before keep the old address until they are replaced.
-                o = applier.apply(ServiceAddresses.clusterIpAllocatedByHost(f.decision(), f.message(), "the ",
-                        ": those Pods reach it again when they are replaced"),
-                        (stale, current) -> ProvisionPlan.decide(tc.tenant(), id, rendering, current));
-            }
-            if (immutableStatefulSetSpec(o)) {
-                o = replaceStatefulSet(o.decision());
-            }
+        }
+        ProvisionPlan.Observed observed = new ProvisionPlan.Observed(read);
+        List<JsonObject> hostPods = ProvisionPlan.needsHostPods(rendered, observed, names.apiService(),
+                names.dnsService(), keepsAddresses) ? reader.list(PODS, place.hostNamespace(),
+                ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "="
+                        + tc.tenant()) : null;
+        // Plan.
+        ProvisionPlan.Provisioning plan = ProvisionPlan.plan(tc.tenant(), id, rendered, observed, hostPods,
+                names.apiService(), names.dnsService(), keepsAddresses, retirable);
+        // Execute: the rendered objects as this call leaves them on the host, for the readiness check and the pass
+        // after it.
+        Map<String, JsonObject> now = new HashMap<>();
+        for (ProvisionPlan.Rendered step : plan.rendered()) {
+            JsonObject rendering = step.rendering();
+            Outcome o = write(step, tc.tenant(), id);
             exec.report(o);
             listing.left(o);
             JsonObject left = switch (o) {
@@ -333,16 +331,16 @@ final class Provisioner {
                 default -> null;
             };
             if (left != null) {
-                now.put(id(rendering), left);
+                now.put(ProvisionPlan.id(rendering), left);
             }
             if (IsolationRenderer.COMPONENT.equals(Json.labels(rendering).get(ControlPlaneRenderer.COMPONENT_LABEL))
                     || !ProvisionPlan.owned(rendering, tc.tenant())) {
                 isolation.add(o);
             }
         }
-        if (!moving) {
-            retireJoinToken(exec, place, rendered, listing);
-            retireDns(exec, place, rendered, listing);
+        for (Decision d : plan.retirements()) {
+            listing.left(exec.apply(applier, d, (stale, current) -> current == null ? null
+                    : stale.withObjects(null, current)));
         }
         JsonObject sts = asLeft(now, STATEFUL_SETS, names.namespace(), names.statefulSet());
         Condition controlPlane = TenantStatus.controlPlaneReady(names.statefulSet(), sts,
@@ -368,49 +366,48 @@ final class Provisioner {
     }
 
     /**
-     * Deletes the control plane's join-token Secret when the control plane no longer publishes one (a tenant that
-     * left private mode with a sqlite datastore): it holds a credential that lets agents join the tenant API. Not
-     * while moving, when agents of the old place may still need it to rejoin.
+     * One rendered object's write: its decision through the applier, re-planned from the host object as it is now
+     * when the write is stale; a create whose ClusterIP the host refuses is made again without it, and a StatefulSet
+     * update refused for a field a StatefulSet cannot change becomes its replacement.
      */
-    private void retireJoinToken(Execution exec, TenantCluster tc, List<JsonObject> rendered, HostListing listing) {
-        retire(exec, tc, rendered, listing, SECRETS, ControlPlaneNames.of(tc).tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
-                "holds the join token of tenant " + tc.tenant() + "'s k3s agents; in " + tc.mode().value()
-                        + " mode no agent joins");
+    private Outcome write(ProvisionPlan.Rendered step, String tenant, String id) {
+        Decision d = step.decision();
+        JsonObject body = d.action() == Action.CREATE ? d.desired() : step.rendering();
+        Outcome o = applier.apply(d, (stale, current) -> ProvisionPlan.decide(tenant, id, body, current));
+        if (o instanceof Outcome.Failed f && ServiceAddresses.clusterIpRefused(f.decision(), f.code(), f.message())) {
+            // The address was taken, or is outside the host's range: the Service gets a new one; Pods made before
+            // keep the old address until they are replaced.
+            o = applier.apply(ServiceAddresses.clusterIpAllocatedByHost(f.decision(), f.message(), "the ",
+                    ": those Pods reach it again when they are replaced"),
+                    (stale, current) -> ProvisionPlan.decide(tenant, id, step.rendering(), current));
+        }
+        if (immutableStatefulSetSpec(o)) {
+            o = replaceStatefulSet(o.decision());
+        }
+        return o;
     }
 
     /**
-     * Deletes the tenant DNS (ConfigMap, Deployment, Service and NetworkPolicy {@code <tenant>-dns}) and its credential
-     * Secret when they are no longer rendered: a tenant in private mode runs cluster DNS on its own agents, and the
-     * Secret holds a token that reads its API. Not while moving.
+     * What a provisioning deletes when it no longer renders it: the control plane's join-token Secret (a tenant that
+     * left private mode with a sqlite datastore; it holds a credential that lets agents join the tenant API), and the
+     * tenant DNS (ConfigMap, Deployment, Service and NetworkPolicy {@code <tenant>-dns}) and its credential Secret (a
+     * tenant in private mode runs cluster DNS on its own agents, and the Secret holds a token that reads its API).
+     * Never while moving, when agents of the old place may still need the token to rejoin.
      */
-    private void retireDns(Execution exec, TenantCluster tc, List<JsonObject> rendered, HostListing listing) {
+    private static List<ProvisionPlan.Retirable> retirable(TenantCluster tc) {
         ControlPlaneNames names = ControlPlaneNames.of(tc);
+        List<ProvisionPlan.Retirable> out = new ArrayList<>();
+        out.add(new ProvisionPlan.Retirable("Secret", tc.namespace(), names.tokenSecret(), Reasons.JOIN_TOKEN_RETIRED,
+                "holds the join token of tenant " + tc.tenant() + "'s k3s agents; in " + tc.mode().value()
+                        + " mode no agent joins"));
         String why = "served tenant " + tc.tenant() + "'s cluster DNS; in " + tc.mode().value()
                 + " mode its own agents run it";
         for (String kind : List.of("ConfigMap", "Deployment", "Service", "NetworkPolicy")) {
-            retire(exec, tc, rendered, listing, kind(null, kind), names.dnsService(), Reasons.DNS_RETIRED, why);
+            out.add(new ProvisionPlan.Retirable(kind, tc.namespace(), names.dnsService(), Reasons.DNS_RETIRED, why));
         }
-        retire(exec, tc, rendered, listing, SECRETS, names.dnsKubeconfigSecret(), Reasons.DNS_RETIRED, why);
-    }
-
-    /**
-     * Deletes {@code kind}/{@code name} in the TenantCluster's namespace when this pass did not render it and it is an
-     * object rendered for this tenant (owned, with a rendered component label); anything else of that name is left.
-     */
-    private void retire(Execution exec, TenantCluster tc, List<JsonObject> rendered, HostListing listing,
-                        ResourceKind kind, String name, String reason, String why) {
-        boolean wanted = rendered.stream().anyMatch(o -> kind.kind().equals(Json.string(o, "kind"))
-                && name.equals(Json.string(o, "metadata", "name")));
-        if (wanted) {
-            return;
-        }
-        Optional<JsonObject> found = listing.get(kind, tc.namespace(), name)
-                .filter(o -> ProvisionPlan.owned(o, tc.tenant()) && Removal.rendered(o));
-        if (found.isEmpty()) {
-            return;
-        }
-        listing.left(exec.apply(applier, ProvisionPlan.retire(found.get(), reason, why),
-                (stale, current) -> current == null ? null : stale.withObjects(null, current)));
+        out.add(new ProvisionPlan.Retirable("Secret", tc.namespace(), names.dnsKubeconfigSecret(),
+                Reasons.DNS_RETIRED, why));
+        return List.copyOf(out);
     }
 
     /**
@@ -433,7 +430,7 @@ final class Provisioner {
      * not know it (its write failed); null when it does not exist.
      */
     private JsonObject asLeft(Map<String, JsonObject> now, ResourceKind kind, String ns, String name) {
-        JsonObject known = now.get(kind.kind() + "/" + ns + "/" + name);
+        JsonObject known = now.get(ProvisionPlan.id(kind.kind(), ns, name));
         return known != null ? known : reader.get(kind, ns, name).orElse(null);
     }
 
@@ -575,11 +572,6 @@ final class Provisioner {
 
     private static Decision delete(JsonObject o, String what) {
         return ProvisionPlan.deleteWithTenant(o, what);
-    }
-
-    private static String id(JsonObject o) {
-        return Json.string(o, "kind") + "/" + Json.string(o, "metadata", "namespace") + "/"
-                + Json.string(o, "metadata", "name");
     }
 
     // ------------------------------------------------------------ finalizer and status

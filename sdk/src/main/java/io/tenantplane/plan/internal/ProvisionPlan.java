@@ -190,4 +190,101 @@ public final class ProvisionPlan {
                         + "its volumeClaimTemplates, made by an earlier version); it is deleted orphaning its pods, "
                         + "which keep running, and created again by the next pass", orphan, refused.observed());
     }
+
+    // ------------------------------------------------------------ one provisioning as a whole
+
+    /** One rendered object and the decision for the host object of its name. */
+    public record Rendered(JsonObject rendering, Decision decision) {
+    }
+
+    /**
+     * An object a provisioning deletes when it no longer renders it (in the TenantCluster's namespace), provided the
+     * host object of that name is one tenantplane rendered for the tenant: {@code why} it goes, with {@code reason}.
+     */
+    public record Retirable(String kind, String namespace, String name, String reason, String why) {
+    }
+
+    /** The decisions of one provisioning: each rendered object's, in the order rendered, then the retirements. */
+    public record Provisioning(List<Rendered> rendered, List<Decision> retirements) {
+    }
+
+    /** What a provisioning plans with, read once: the host objects of every name it renders or may retire. */
+    public record Observed(Map<String, JsonObject> byId) {
+
+        public Observed {
+            byId = Map.copyOf(byId);
+        }
+
+        /** The host object of {@code kind} {@code namespace/name} as read (null: not on the host). */
+        public JsonObject get(String kind, String namespace, String name) {
+            return byId.get(id(kind, namespace, name));
+        }
+
+        /** The host object of the name {@code rendering} has (null: not on the host). */
+        public JsonObject of(JsonObject rendering) {
+            return byId.get(id(rendering));
+        }
+    }
+
+    /** The key of an object in {@link Observed}: kind, namespace (null when cluster-scoped) and name. */
+    public static String id(String kind, String namespace, String name) {
+        return kind + "/" + namespace + "/" + name;
+    }
+
+    /** {@link #id(String, String, String)} of an object. */
+    public static String id(JsonObject o) {
+        return id(Json.string(o, "kind"), Json.string(o, "metadata", "namespace"), Json.string(o, "metadata", "name"));
+    }
+
+    /** True when {@code rendered} holds an object of {@code kind} named {@code name}: it is not retired. */
+    public static boolean wanted(List<JsonObject> rendered, String kind, String name) {
+        return rendered.stream().anyMatch(o -> kind.equals(Json.string(o, "kind"))
+                && name.equals(Json.string(o, "metadata", "name")));
+    }
+
+    /**
+     * True when planning needs the tenant's host Pods: a rendered tenant API or DNS Service is not on the host, and
+     * its running Pods may hold the address it had ({@code keepsAddresses}: shared and dedicated mode).
+     */
+    public static boolean needsHostPods(List<JsonObject> rendered, Observed observed, String apiService,
+                                        String dnsService, boolean keepsAddresses) {
+        return keepsAddresses && rendered.stream().anyMatch(r -> observed.of(r) == null
+                && ServiceAddresses.Kept.of(r, apiService, dnsService) != null);
+    }
+
+    /**
+     * The decisions of one provisioning, a function of what it read: for each rendered object (in the order given,
+     * which is the apply order), {@link #decide} against the host object of its name, where a re-created tenant API
+     * or DNS Service asks for the address most of the tenant's running Pods use ({@link ServiceAddresses#keeping});
+     * then, for each {@code retirable} the rendering no longer holds, its delete when the host object of that name
+     * is one tenantplane rendered for this tenant (anything else of that name is left).
+     *
+     * @param tenantCluster  {@code namespace/name} of the TenantCluster, for the decisions' source
+     * @param hostPods       the tenant's host Pods when {@link #needsHostPods} asked for them; else ignored
+     * @param keepsAddresses whether re-created API and DNS Services keep their Pods' address (not in private mode)
+     */
+    public static Provisioning plan(String tenant, String tenantCluster, List<JsonObject> rendered, Observed observed,
+                                    List<JsonObject> hostPods, String apiService, String dnsService,
+                                    boolean keepsAddresses, List<Retirable> retirable) {
+        List<Rendered> decisions = new ArrayList<>();
+        for (JsonObject rendering : rendered) {
+            JsonObject current = observed.of(rendering);
+            ServiceAddresses.Kept address = current == null && keepsAddresses
+                    ? ServiceAddresses.Kept.of(rendering, apiService, dnsService) : null;
+            String kept = address == null || hostPods == null ? null : address.inUse(hostPods);
+            decisions.add(new Rendered(rendering, ServiceAddresses.keeping(
+                    decide(tenant, tenantCluster, rendering, current), kept, address)));
+        }
+        List<Decision> retirements = new ArrayList<>();
+        for (Retirable r : retirable) {
+            if (wanted(rendered, r.kind(), r.name())) {
+                continue;
+            }
+            JsonObject found = observed.get(r.kind(), r.namespace(), r.name());
+            if (found != null && owned(found, tenant) && Removal.rendered(found)) {
+                retirements.add(retire(found, r.reason(), r.why()));
+            }
+        }
+        return new Provisioning(List.copyOf(decisions), List.copyOf(retirements));
+    }
 }

@@ -186,4 +186,105 @@ class ProvisionPlanTest {
         assertEquals(Action.CREATE, create.action());
         assertEquals(Reasons.NOT_ON_HOST, create.reason());
     }
+
+    // ------------------------------------------------------------ one provisioning as a whole
+
+    private static JsonObject object(String kind, String name, String component, String annotation) {
+        JsonObject o = json("{\"apiVersion\":\"v1\",\"kind\":\"" + kind + "\",\"metadata\":{\"name\":\"" + name
+                + "\",\"namespace\":\"team-dev\",\"labels\":{\"tenantplane.io/managed-by\":\"tenantplane\","
+                + "\"tenantplane.io/tenant\":\"dev\"}},\"spec\":{\"ports\":[{\"port\":443}]}}");
+        if (component != null) {
+            Json.child(o, "metadata", "labels").addProperty("tenantplane.io/component", component);
+        }
+        if (annotation != null) {
+            Json.child(o, "metadata", "annotations").addProperty(annotation, "x");
+        }
+        return o;
+    }
+
+    private static JsonObject pod(String apiHost) {
+        return json("{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+                + "\"env\":[{\"name\":\"KUBERNETES_SERVICE_HOST\",\"value\":\"" + apiHost + "\"}]}]}}");
+    }
+
+    private static final ProvisionPlan.Retirable JOIN_TOKEN = new ProvisionPlan.Retirable("Secret", "team-dev",
+            "dev-token", Reasons.JOIN_TOKEN_RETIRED, "holds the join token");
+
+    /**
+     * Rows: what is rendered, what the host holds, whether addresses are kept (not private mode), the host Pods,
+     * what may be retired; then the decisions expected ({@code ACTION kind/name}, a ClusterIP asked for after
+     * {@code @}), in order, and whether the plan needs the host Pods.
+     */
+    static Stream<Arguments> provisionings() {
+        JsonObject api = object("Service", "dev-api", "control-plane", null);
+        JsonObject cm = object("ConfigMap", "dev-config", "control-plane", null);
+        JsonObject token = object("Secret", "dev-token", "control-plane", null);
+        return Stream.of(
+                Arguments.of("nothing on the host: each rendered object created, in the order rendered",
+                        java.util.List.of(cm, api), java.util.List.of(), true, java.util.List.of(),
+                        java.util.List.of(), java.util.List.of("Create ConfigMap/dev-config", "Create Service/dev-api"),
+                        true),
+                Arguments.of("a re-created API Service asks for the address its running Pods use",
+                        java.util.List.of(api), java.util.List.of(), true,
+                        java.util.List.of(pod("10.96.0.9"), pod("10.96.0.10"), pod("10.96.0.10")), java.util.List.of(),
+                        java.util.List.of("Create Service/dev-api@10.96.0.10"), true),
+                Arguments.of("private mode: its Pods run on its own agents, no address is kept",
+                        java.util.List.of(api), java.util.List.of(), false, java.util.List.of(pod("10.96.0.10")),
+                        java.util.List.of(), java.util.List.of("Create Service/dev-api"), false),
+                Arguments.of("an existing API Service keeps its own address; the Pods are not needed",
+                        java.util.List.of(api), java.util.List.of(api), true, java.util.List.of(), java.util.List.of(),
+                        java.util.List.of("Unchanged Service/dev-api"), false),
+                Arguments.of("a rendered object no longer rendered is retired",
+                        java.util.List.of(cm), java.util.List.of(cm, token), true, java.util.List.of(),
+                        java.util.List.of(JOIN_TOKEN),
+                        java.util.List.of("Unchanged ConfigMap/dev-config", "Delete Secret/dev-token"), false),
+                Arguments.of("still rendered: not retired",
+                        java.util.List.of(token), java.util.List.of(token), true, java.util.List.of(),
+                        java.util.List.of(JOIN_TOKEN), java.util.List.of("Unchanged Secret/dev-token"), false),
+                Arguments.of("another tenant's object of that name: left",
+                        java.util.List.of(), java.util.List.of(with(token.toString(), o -> Json.child(o, "metadata",
+                                "labels").addProperty("tenantplane.io/tenant", "qa"))), true, java.util.List.of(),
+                        java.util.List.of(JOIN_TOKEN), java.util.List.of(), false),
+                Arguments.of("a synced copy of that name (a source annotation): left",
+                        java.util.List.of(), java.util.List.of(object("Secret", "dev-token", "control-plane",
+                                "tenantplane.io/source-kind")), true, java.util.List.of(), java.util.List.of(JOIN_TOKEN),
+                        java.util.List.of(), false),
+                Arguments.of("ours without a rendered component: left",
+                        java.util.List.of(), java.util.List.of(object("Secret", "dev-token", null, null)), true,
+                        java.util.List.of(), java.util.List.of(JOIN_TOKEN), java.util.List.of(), false),
+                Arguments.of("nothing of that name on the host: nothing to retire",
+                        java.util.List.of(), java.util.List.of(), true, java.util.List.of(),
+                        java.util.List.of(JOIN_TOKEN), java.util.List.of(), false));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("provisionings")
+    void oneProvisioningIsAFunctionOfWhatItRead(String name, java.util.List<JsonObject> rendered,
+                                                java.util.List<JsonObject> onHost, boolean keepsAddresses,
+                                                java.util.List<JsonObject> hostPods,
+                                                java.util.List<ProvisionPlan.Retirable> retirable,
+                                                java.util.List<String> expected, boolean needsPods) {
+        java.util.Map<String, JsonObject> read = new java.util.HashMap<>();
+        onHost.forEach(o -> read.put(ProvisionPlan.id(o), o));
+        ProvisionPlan.Observed observed = new ProvisionPlan.Observed(read);
+
+        assertEquals(needsPods, ProvisionPlan.needsHostPods(rendered, observed, "dev-api", "dev-dns", keepsAddresses));
+        ProvisionPlan.Provisioning plan = ProvisionPlan.plan("dev", "team-dev/dev", rendered, observed,
+                needsPods ? hostPods : null, "dev-api", "dev-dns", keepsAddresses, retirable);
+
+        java.util.List<String> got = new java.util.ArrayList<>();
+        for (ProvisionPlan.Rendered r : plan.rendered()) {
+            Decision d = r.decision();
+            String ip = d.desired() == null ? null : Json.string(d.desired(), "spec", "clusterIP");
+            got.add(d.action().display() + " " + d.kind() + "/" + d.host().name()
+                    + (d.action() == Action.CREATE && ip != null ? "@" + ip : ""));
+            assertEquals(Json.string(r.rendering(), "metadata", "name"), d.host().name(), "paired with its rendering");
+        }
+        for (Decision d : plan.retirements()) {
+            got.add(d.action().display() + " " + d.kind() + "/" + d.host().name());
+            assertEquals(Reasons.JOIN_TOKEN_RETIRED, d.reason());
+            assertEquals(onHost.get(onHost.size() - 1), d.observed(), "deleted as read (its uid guards the delete)");
+        }
+        assertEquals(expected, got);
+    }
 }
