@@ -16,11 +16,9 @@ import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.model.Condition;
-import io.tenantplane.model.InvalidResourceException;
 import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.Parsed;
 import io.tenantplane.model.Problem;
-import io.tenantplane.model.SyncPolicy;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Observer;
@@ -56,9 +54,6 @@ final class Provisioner {
     /** The finalizer that makes the deletion of a TenantCluster wait for the removal of what was created for it. */
     static final String FINALIZER = "tenantplane.io/cleanup";
 
-    private static final ResourceKind TENANT_CLUSTERS = kind(TenantCluster.API_VERSION, TenantCluster.KIND);
-    private static final ResourceKind SYNC_POLICIES = kind(SyncPolicy.API_VERSION, SyncPolicy.KIND);
-    private static final ResourceKind PROFILES = kind(IsolationProfile.API_VERSION, IsolationProfile.KIND);
     private static final ResourceKind STATEFUL_SETS = kind("apps/v1", "StatefulSet");
     private static final ResourceKind DEPLOYMENTS = kind("apps/v1", "Deployment");
     private static final ResourceKind NAMESPACES = kind("v1", "Namespace");
@@ -67,6 +62,8 @@ final class Provisioner {
     private static final ResourceKind EVENTS = kind("v1", "Event");
     private final Applier applier;
     private final Reader reader;
+    /** The read step of a TenantCluster and what it references. */
+    private final TenantReader tenants;
     private final Resources resources;
     private final Observer observer;
     private final Clock clock;
@@ -96,6 +93,7 @@ final class Provisioner {
         this.migrations = migrations;
         this.applier = applier;
         this.reader = reader;
+        this.tenants = new TenantReader(reader);
         this.resources = Resources.of(host);
         this.observer = observer;
         this.clock = clock;
@@ -120,66 +118,9 @@ final class Provisioner {
 
     // ------------------------------------------------------------ reading a tenant
 
+    /** The TenantCluster {@code key} with what it references, for a pass ({@link TenantReader#context}). */
     Optional<TenantContext> context(TenantKey key) {
-        Optional<JsonObject> json = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
-        if (json.isEmpty()) {
-            return Optional.empty();
-        }
-        TenantCluster tc = TenantCluster.fromJson(json.get()).orElseThrow("TenantCluster " + key
-                + " cannot be read");
-        TenantCluster place = Placement.of(tc).cluster();
-        Resolved r = resolve(place);
-        if (!r.problems().isEmpty()) {
-            throw new InvalidResourceException("TenantCluster " + key + " cannot be synced", r.problems());
-        }
-        return Optional.of(new TenantContext(place, r.policy(), r.profile()));
-    }
-
-    /** The policy and profile a TenantCluster references, and every problem with the three. */
-    private Resolved resolve(TenantCluster tc) {
-        List<Problem> problems = new ArrayList<>(tc.validate());
-        SyncPolicy policy = null;
-        IsolationProfile profile = null;
-        TenantCluster.Spec spec = tc.spec();
-        if (spec != null && spec.syncPolicyRef() != null && spec.syncPolicyRef().name() != null) {
-            String name = spec.syncPolicyRef().name();
-            Optional<JsonObject> json = reader.get(SYNC_POLICIES, tc.namespace(), name);
-            if (json.isEmpty()) {
-                problems.add(Problem.of("spec.syncPolicyRef.name", "SyncPolicy " + name + " does not exist in "
-                        + "namespace " + tc.namespace() + "; create it or reference an existing one"));
-            } else {
-                Parsed<SyncPolicy> p = SyncPolicy.fromJson(json.get());
-                problems.addAll(p.problems().stream().map(x -> x.withSource("SyncPolicy " + name)).toList());
-                policy = p.toOptional().orElse(null);
-                if (policy != null) {
-                    problems.addAll(policy.validate().stream().map(x -> x.withSource("SyncPolicy " + name)).toList());
-                }
-            }
-        }
-        if (spec != null && spec.isolationProfileRef() != null && spec.isolationProfileRef().name() != null) {
-            String name = spec.isolationProfileRef().name();
-            Optional<JsonObject> json = reader.get(PROFILES, tc.namespace(), name);
-            if (json.isEmpty()) {
-                problems.add(Problem.of("spec.isolationProfileRef.name", "IsolationProfile " + name + " does not "
-                        + "exist in namespace " + tc.namespace() + "; create it or reference an existing one"));
-            } else {
-                Parsed<IsolationProfile> p = IsolationProfile.fromJson(json.get());
-                problems.addAll(p.problems().stream().map(x -> x.withSource("IsolationProfile " + name)).toList());
-                profile = p.toOptional().orElse(null);
-                if (profile != null) {
-                    problems.addAll(profile.validate().stream()
-                            .map(x -> x.withSource("IsolationProfile " + name)).toList());
-                    problems.addAll(profile.validateFor(tc));
-                }
-            }
-        }
-        if (problems.isEmpty() && profile != null) {
-            problems.addAll(BoundaryFit.problems(tc, profile, render(tc, profile)));
-        }
-        return new Resolved(policy, profile, List.copyOf(problems));
-    }
-
-    private record Resolved(SyncPolicy policy, IsolationProfile profile, List<Problem> problems) {
+        return tenants.context(key);
     }
 
     // ------------------------------------------------------------ ensure
@@ -190,7 +131,7 @@ final class Provisioner {
         }
         TenantKey key = new TenantKey(given.namespace(), given.tenant());
         return traced(key, exec -> {
-            Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+            Optional<JsonObject> stored = tenants.stored(key);
             if (stored.isEmpty()) {
                 if (given.metadata().deletionTimestamp() != null) {
                     return new ProvisionReport(key, exec.outcomes(), null, false, true);
@@ -211,7 +152,7 @@ final class Provisioner {
     /** Provisions the TenantCluster as stored; nothing when it does not exist. */
     ProvisionReport ensure(TenantKey key) {
         return traced(key, exec -> {
-            Optional<JsonObject> stored = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+            Optional<JsonObject> stored = tenants.stored(key);
             if (stored.isEmpty()) {
                 return new ProvisionReport(key, List.of(), null, false, true);
             }
@@ -240,7 +181,7 @@ final class Provisioner {
         }
         // Problems of the place the tenant runs in now stop everything; problems of a target it is not in yet are the
         // migration's to reject (with Migrating=False), and the tenant stays where it is.
-        Resolved r = resolve(Placement.of(tc).cluster());
+        TenantReader.Resolved r = tenants.resolve(Placement.of(tc).cluster());
         if (!r.problems().isEmpty()) {
             return invalid(exec, r.problems(), generation, null);
         }
@@ -253,7 +194,7 @@ final class Provisioner {
         }
         MigrationProgress migration = migrations.resume(key, tc);
         // The pass wrote status (and maybe switched the mode): provision from what it left.
-        Optional<JsonObject> fresh = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        Optional<JsonObject> fresh = tenants.stored(key);
         if (fresh.isEmpty()) {
             return new ProvisionReport(key, exec.outcomes(), null, false, true, migration);
         }
@@ -263,7 +204,7 @@ final class Provisioner {
             return invalid(exec, invalid.problems(), freshGeneration, migration);
         }
         TenantCluster now = ((Parsed.Ok<TenantCluster>) again).value();
-        Resolved resolved = resolve(Placement.of(now).cluster());
+        TenantReader.Resolved resolved = tenants.resolve(Placement.of(now).cluster());
         if (!resolved.problems().isEmpty()) {
             return invalid(exec, resolved.problems(), freshGeneration, migration);
         }
@@ -271,7 +212,8 @@ final class Provisioner {
     }
 
     /** Applies the boundary and control plane where {@code tc}'s placement says, and writes status. */
-    private ProvisionReport provisionAt(Execution exec, TenantCluster tc, JsonObject json, Long generation, Resolved r,
+    private ProvisionReport provisionAt(Execution exec, TenantCluster tc, JsonObject json, Long generation,
+                                        TenantReader.Resolved r,
                                         MigrationProgress migration) {
         TenantKey key = exec.tenant();
         Placement placement = Placement.of(tc);
@@ -358,7 +300,7 @@ final class Provisioner {
      * The context a pass syncs from, made of the TenantCluster as its status write left it and the host lists this
      * call read, as it left them; null when gone.
      */
-    private static TenantContext context(StatusWrite w, Resolved r, List<TenantContext.HostList> lists) {
+    private static TenantContext context(StatusWrite w, TenantReader.Resolved r, List<TenantContext.HostList> lists) {
         if (w.object() == null || !(TenantCluster.fromJson(w.object()) instanceof Parsed.Ok<TenantCluster> ok)) {
             return null;
         }
@@ -559,7 +501,7 @@ final class Provisioner {
         if (!complete) {
             return new ProvisionReport(key, exec.outcomes(), deleting.status(), deleting.written(), false);
         }
-        Optional<JsonObject> fresh = reader.get(TENANT_CLUSTERS, key.namespace(), key.name());
+        Optional<JsonObject> fresh = tenants.stored(key);
         if (fresh.isEmpty()) {
             return new ProvisionReport(key, exec.outcomes(), null, deleting.written(), true);
         }
