@@ -14,6 +14,7 @@ import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.TenantKey;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.internal.MetricsRegistration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -70,7 +71,8 @@ final class MetricsApiTending {
             return;
         }
         List<Decision> writes = new ArrayList<>();
-        for (JsonObject desired : MetricsRegistration.desired(kubelet, ca.get())) {
+        for (JsonObject desired : MetricsRegistration.desired(kubelet.host(), kubelet.port(),
+                ca.get().certificatePem())) {
             ResourceKind kind = ResourceKind.wellKnown(Json.string(desired, "apiVersion"),
                     Json.string(desired, "kind")).orElseThrow();
             JsonObject current;

@@ -11,6 +11,7 @@ import io.tenantplane.kubelet.KubeletEndpoint;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.internal.NodeMirror;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,7 +147,8 @@ final class NodeMirrorTending {
             // Without read access to host nodes the mirror carries the name alone.
             hostNode = null;
         }
-        JsonObject desired = NodeMirror.desired(name, hostNode, kubelet);
+        JsonObject desired = kubelet == null ? NodeMirror.desired(name, hostNode)
+                : NodeMirror.desired(name, hostNode, kubelet.host(), kubelet.port());
         Optional<JsonObject> current = read != null ? Optional.of(read) : tenantReader.get(nodes, null, name);
         boolean ok = true;
         JsonObject node;

@@ -1,5 +1,6 @@
 package io.tenantplane.kubelet;
 
+import io.tenantplane.plan.internal.MetricsRegistration;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,7 +29,7 @@ public record KubeletEndpoint(String host, int port, Supplier<Optional<KubeletCa
      * {@code v1beta1.metrics.k8s.io} names: {@code kube-aggregator} {@code handler_proxy.go}); every serving certificate
      * {@link KubeletCa#issueServing} issues carries it.
      */
-    public static final String METRICS_SERVER_NAME = "tenantplane-metrics.kube-system.svc";
+    public static final String METRICS_SERVER_NAME = MetricsRegistration.SERVING_NAME;
 
     /** Tenant client certificates are valid for a year unless said otherwise. */
     public static final Duration DEFAULT_CLIENT_VALIDITY = Duration.ofDays(365);

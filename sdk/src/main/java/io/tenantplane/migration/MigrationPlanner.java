@@ -22,6 +22,7 @@ import io.tenantplane.plan.Plan;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
+import io.tenantplane.plan.internal.NodeMirror;
 import io.tenantplane.plan.internal.PodLifecycle;
 import io.tenantplane.plan.internal.ProvisionPlan;
 import io.tenantplane.plan.internal.TenantTokens;
@@ -72,11 +73,6 @@ import java.util.stream.Collectors;
  * ({@value Rejection#BLOCKED}).
  */
 public final class MigrationPlanner {
-
-    /** Label of the tenant Nodes that mirror host nodes in shared and dedicated mode. */
-    public static final String MIRROR_LABEL = "tenantplane.io/host-node";
-    /** Annotation on a node mirror that a migration cordoned, so that a reversed migration uncordons only those. */
-    public static final String CORDONED_BY = "tenantplane.io/cordoned-by";
 
     private final Planner syncPlanner = Planner.forMove();
     private final ControlPlaneRenderer controlPlane;
@@ -282,14 +278,14 @@ public final class MigrationPlanner {
                                 + Json.annotations(o).getOrDefault(ReverseMapping.REASON, "rendered from the profile")));
             }
             for (JsonObject node : sortedByName(w.tenantOfKind("Node"))) {
-                if (!"true".equals(Json.labels(node).get(MIRROR_LABEL))) {
+                if (!NodeMirror.isMirror(node)) {
                     continue;
                 }
-                boolean cordoned = Json.annotations(node).containsKey(CORDONED_BY);
+                boolean cordoned = Json.annotations(node).containsKey(NodeMirror.CORDONED_BY);
                 if (target == Mode.PRIVATE && !cordoned) {
                     JsonObject desired = node.deepCopy();
                     Json.child(desired, "spec").addProperty("unschedulable", true);
-                    Json.child(desired, "metadata", "annotations").addProperty(CORDONED_BY, "migration");
+                    Json.child(desired, "metadata", "annotations").addProperty(NodeMirror.CORDONED_BY, "migration");
                     desired.remove("status");
                     ds.add(tenantWrite(Action.UPDATE, node, desired, Reasons.MIRROR_CORDONED, "node mirror "
                             + name(node) + " stands for a host node; the tenant's own scheduler, on from now, must "
@@ -297,7 +293,7 @@ public final class MigrationPlanner {
                 } else if (target != Mode.PRIVATE && cordoned) {
                     JsonObject desired = node.deepCopy();
                     Json.child(desired, "spec").remove("unschedulable");
-                    Json.child(desired, "metadata", "annotations").remove(CORDONED_BY);
+                    Json.child(desired, "metadata", "annotations").remove(NodeMirror.CORDONED_BY);
                     desired.remove("status");
                     ds.add(tenantWrite(Action.UPDATE, node, desired, Reasons.MIRROR_UNCORDONED,
                             "node mirror " + name(node)
@@ -486,7 +482,7 @@ public final class MigrationPlanner {
             } else if (target == Mode.PRIVATE) {
                 summary = "delete the node mirrors: in private mode the tenant's Nodes are its agents";
                 for (JsonObject node : sortedByName(w.tenantOfKind("Node"))) {
-                    if ("true".equals(Json.labels(node).get(MIRROR_LABEL))) {
+                    if (NodeMirror.isMirror(node)) {
                         ds.add(tenantWrite(Action.DELETE, node, null, Reasons.MIRROR_RETIRED,
                                 "node mirror " + name(node)
                                 + " stood for a host node; no tenant Pod runs there any more"));

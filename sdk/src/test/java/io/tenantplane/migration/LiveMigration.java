@@ -27,6 +27,7 @@ import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Planner;
 import io.tenantplane.plan.Reasons;
 import io.tenantplane.plan.Snapshot;
+import io.tenantplane.plan.internal.NodeMirror;
 import io.tenantplane.plan.internal.TenantTokens;
 import io.tenantplane.testkit.KubeApiServer;
 import io.tenantplane.transform.PodSecurityLevel;
@@ -248,7 +249,9 @@ public final class LiveMigration implements AutoCloseable {
         } else {
             nodes = List.of("node-a", "node-b");
             for (String n : nodes) {
-                createNode(n, Map.of(MigrationPlanner.MIRROR_LABEL, "true"));
+                // Node mirrors as a pass makes them: both markers.
+                createNode(n, Map.of(NodeMirror.MIRROR_LABEL, "true", ReverseMapping.MANAGED_BY,
+                        ReverseMapping.MANAGED_BY_VALUE));
             }
         }
         JsonObject rs = null;

@@ -259,6 +259,27 @@ class MigrationPlannerTest {
         assertEquals("dev-pool", MigrationPlanner.ownNamespace(LiveMigration.cluster(custom)));
     }
 
+    @Test
+    void intoPrivateCordonsAndRetiresOnlyNodesWithBothMirrorMarkers() {
+        List<JsonObject> tenant = new ArrayList<>(owned("web", 1, "node-a"));
+        tenant.add(LiveMigration.json("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a","labels":{
+                 "tenantplane.io/host-node":"true","tenantplane.io/managed-by":"tenantplane"}}}"""));
+        // The tenant may write either marker on a Node of its own: neither alone makes it a mirror to cordon or delete.
+        tenant.add(LiveMigration.json("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"labelled-by-the-tenant","labels":{
+                 "tenantplane.io/host-node":"true"}}}"""));
+        tenant.add(LiveMigration.json("""
+                {"apiVersion":"v1","kind":"Node","metadata":{"name":"managed-by-alone","labels":{
+                 "tenantplane.io/managed-by":"tenantplane"}}}"""));
+        MigrationPlan plan = planner.plan(snapshot(Mode.SHARED, Mode.PRIVATE, null, tenant, List.of()));
+
+        List<String> mirrors = plan.decisions().stream().map(StepDecision::decision)
+                .filter(d -> d.kind().equals("Node"))
+                .map(d -> d.reason() + " " + d.host().name()).toList();
+        assertEquals(List.of("MirrorCordoned node-a", "MirrorRetired node-a"), mirrors);
+    }
+
     // ---- fixtures ------------------------------------------------------------------------------------------------
 
     static MigrationSnapshot snapshot(Mode statusMode, Mode specMode, MigrationState state, List<JsonObject> tenant,

@@ -1,9 +1,7 @@
-package io.tenantplane;
+package io.tenantplane.plan.internal;
 
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
-import io.tenantplane.kubelet.KubeletCa;
-import io.tenantplane.kubelet.KubeletEndpoint;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.plan.Decision;
 import io.tenantplane.plan.Reasons;
@@ -28,23 +26,26 @@ import java.util.Optional;
  * <p>A tenant that registered {@code metrics.k8s.io} itself (installed its own metrics-server) keeps it: an APIService
  * or Service of these names without tenantplane's mark is never written.
  */
-final class MetricsRegistration {
-    static final String API_SERVICE = "v1beta1.metrics.k8s.io";
-    static final String NAMESPACE = "kube-system";
-    static final String SERVICE = "tenantplane-metrics";
+public final class MetricsRegistration {
+    public static final String API_SERVICE = "v1beta1.metrics.k8s.io";
+    public static final String NAMESPACE = "kube-system";
+    public static final String SERVICE = "tenantplane-metrics";
     /** The name a tenant aggregator verifies the endpoint's serving certificate against. */
-    static final String SERVING_NAME = KubeletEndpoint.METRICS_SERVER_NAME;
-    static final String COMPONENT = "metrics-api";
+    public static final String SERVING_NAME = SERVICE + "." + NAMESPACE + ".svc";
+    public static final String COMPONENT = "metrics-api";
 
     private MetricsRegistration() {
     }
 
-    /** The Service and the APIService, in the order they are written. */
-    static List<JsonObject> desired(KubeletEndpoint endpoint, KubeletCa ca) {
+    /**
+     * The Service and the APIService, in the order they are written, for the kubelet endpoint at
+     * {@code host}:{@code port} whose serving certificates the CA {@code caPem} (PEM) signs.
+     */
+    public static List<JsonObject> desired(String host, int port, String caPem) {
         JsonObject service = object("v1", "Service", NAMESPACE, SERVICE);
         JsonObject spec = Json.child(service, "spec");
         spec.addProperty("type", "ExternalName");
-        spec.addProperty("externalName", endpoint.host());
+        spec.addProperty("externalName", host);
         JsonObject apiService = object("apiregistration.k8s.io/v1", "APIService", null, API_SERVICE);
         JsonObject as = Json.child(apiService, "spec");
         as.addProperty("group", "metrics.k8s.io");
@@ -52,11 +53,11 @@ final class MetricsRegistration {
         as.addProperty("groupPriorityMinimum", 100);
         as.addProperty("versionPriority", 100);
         as.addProperty("caBundle", Base64.getEncoder().encodeToString(
-                ca.certificatePem().getBytes(StandardCharsets.US_ASCII)));
+                caPem.getBytes(StandardCharsets.US_ASCII)));
         JsonObject ref = Json.child(as, "service");
         ref.addProperty("namespace", NAMESPACE);
         ref.addProperty("name", SERVICE);
-        ref.addProperty("port", endpoint.port());
+        ref.addProperty("port", port);
         return List.of(service, apiService);
     }
 
@@ -76,7 +77,7 @@ final class MetricsRegistration {
     }
 
     /** Whether {@code o} carries tenantplane's mark for these objects. */
-    static boolean ours(JsonObject o) {
+    public static boolean ours(JsonObject o) {
         Map<String, String> labels = Json.labels(o);
         return ReverseMapping.MANAGED_BY_VALUE.equals(labels.get(ReverseMapping.MANAGED_BY))
                 && COMPONENT.equals(labels.get(ReverseMapping.COMPONENT));
@@ -86,7 +87,7 @@ final class MetricsRegistration {
      * What to do about {@code desired} given {@code current} in the tenant (null: absent): create it; update ours when
      * its labels or spec differ; leave the tenant's own (a Skip saying so); nothing when ours is as desired.
      */
-    static Optional<Decision> decide(String tenant, JsonObject desired, JsonObject current) {
+    public static Optional<Decision> decide(String tenant, JsonObject desired, JsonObject current) {
         String kind = Json.string(desired, "kind");
         String ns = Json.string(desired, "metadata", "namespace");
         String name = Json.string(desired, "metadata", "name");
@@ -119,7 +120,7 @@ final class MetricsRegistration {
      * registers {@code metrics.k8s.io} itself); empty for anything else, including an APIService k3s has pointed at
      * its metrics-server since.
      */
-    static Optional<Decision> retire(String tenant, JsonObject current) {
+    public static Optional<Decision> retire(String tenant, JsonObject current) {
         if (current == null || !ours(current)) {
             return Optional.empty();
         }

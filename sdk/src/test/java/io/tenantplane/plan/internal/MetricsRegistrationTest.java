@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.plan.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,11 +28,11 @@ class MetricsRegistrationTest {
             10250, CA);
 
     private static JsonObject service() {
-        return MetricsRegistration.desired(ENDPOINT, CA).get(0);
+        return MetricsRegistration.desired(ENDPOINT.host(), ENDPOINT.port(), CA.certificatePem()).get(0);
     }
 
     private static JsonObject apiService() {
-        return MetricsRegistration.desired(ENDPOINT, CA).get(1);
+        return MetricsRegistration.desired(ENDPOINT.host(), ENDPOINT.port(), CA.certificatePem()).get(1);
     }
 
     /** As the API server returns it: with what it adds (uid, resourceVersion, defaults, status). */
@@ -123,7 +123,7 @@ class MetricsRegistrationTest {
 
     @Test
     void theApiServicePointsTheAggregatorAtTheEndpointThroughAnExternalNameService() {
-        List<JsonObject> objects = MetricsRegistration.desired(ENDPOINT, CA);
+        List<JsonObject> objects = MetricsRegistration.desired(ENDPOINT.host(), ENDPOINT.port(), CA.certificatePem());
         JsonObject service = objects.get(0);
         assertEquals("ExternalName", Json.string(service, "spec", "type"));
         assertEquals(ENDPOINT.host(), Json.string(service, "spec", "externalName"));

@@ -1,4 +1,4 @@
-package io.tenantplane;
+package io.tenantplane.plan.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,19 +45,15 @@ class NodeMirrorTest {
 
     @Test
     void withAKubeletEndpointTheMirrorNamesOnlyItsAddressAndPort() {
-        var ca = io.tenantplane.kubelet.KubeletCa.generate("ca", java.time.Clock.systemUTC());
-        var endpoint = new io.tenantplane.kubelet.KubeletEndpoint("tenantplane-kubelet.tenantplane-system.svc", 10250,
-                ca);
         JsonObject host = JsonParser.parseString(HOST_NODE).getAsJsonObject();
-        JsonObject mirror = NodeMirror.desired("worker-1", host, endpoint);
+        JsonObject mirror = NodeMirror.desired("worker-1", host, "tenantplane-kubelet.tenantplane-system.svc", 10250);
 
         assertEquals("[{\"type\":\"Hostname\",\"address\":\"tenantplane-kubelet.tenantplane-system.svc\"}]",
                 Json.object(mirror, "status").get("addresses").toString(),
                 "the tenant API dials the endpoint, never the host node's kubelet");
         assertEquals(10250, Json.object(mirror, "status", "daemonEndpoints", "kubeletEndpoint").get("Port")
                 .getAsInt());
-        JsonObject byIp = NodeMirror.desired("worker-1", host, new io.tenantplane.kubelet.KubeletEndpoint("10.96.0.20",
-                10250, ca));
+        JsonObject byIp = NodeMirror.desired("worker-1", host, "10.96.0.20", 10250);
         assertEquals(2, Json.object(byIp, "status").getAsJsonArray("addresses").size(), "Hostname and InternalIP");
 
         // A mirror written before the endpoint (host addresses, the API server's Port 0) is rewritten once.
@@ -88,7 +84,7 @@ class NodeMirrorTest {
                 io.tenantplane.naming.ReverseMapping.MANAGED_BY_VALUE);
         if (cordoned) {
             Json.child(m, "metadata", "annotations").addProperty(
-                    io.tenantplane.migration.MigrationPlanner.CORDONED_BY, "dedicated");
+                    NodeMirror.CORDONED_BY, "dedicated");
         }
         return m;
     }

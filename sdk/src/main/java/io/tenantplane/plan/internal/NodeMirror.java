@@ -1,10 +1,9 @@
-package io.tenantplane;
+package io.tenantplane.plan.internal;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
-import io.tenantplane.migration.MigrationPlanner;
 import io.tenantplane.naming.HostNames;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.plan.Decision;
@@ -25,28 +24,31 @@ import java.util.Optional;
  * markers do not prove authorship; what they do guarantee is that tenantplane never removes a Node that nobody marked
  * as a mirror (a tenant's own Node, or an agent's in private mode).
  */
-final class NodeMirror {
+public final class NodeMirror {
 
     /** Label on every mirror, so a tenant can tell mirrors from real nodes. */
-    static final String MIRROR_LABEL = MigrationPlanner.MIRROR_LABEL;
+    public static final String MIRROR_LABEL = "tenantplane.io/host-node";
+    /** Annotation on a mirror a migration to private mode cordoned (its value: who did). */
+    public static final String CORDONED_BY = "tenantplane.io/cordoned-by";
 
     private NodeMirror() {
     }
 
     /** The mirror of host node {@code name}; {@code hostNode} null when it cannot be read. */
-    static JsonObject desired(String name, JsonObject hostNode) {
-        return desired(name, hostNode, null);
+    public static JsonObject desired(String name, JsonObject hostNode) {
+        return desired(name, hostNode, null, 0);
     }
 
     /**
-     * The mirror of host node {@code name}, its kubelet at {@code kubelet} when given: then its addresses are only the
+     * The mirror of host node {@code name}, its kubelet at tenantplane's kubelet endpoint {@code kubeletHost}:{@code
+     * kubeletPort} when given (the host null: none): then its addresses are only the
      * endpoint's ({@code Hostname}, and {@code InternalIP} when the endpoint is an IP address) and its
      * {@code daemonEndpoints.kubeletEndpoint.Port} the endpoint's port, so the tenant API server, which dials the first
      * address of its preferred types ({@code --kubelet-preferred-address-types}, default Hostname, InternalDNS,
      * InternalIP, ExternalDNS, ExternalIP; k3s does not set it) at that port, reaches tenantplane and never the host
      * node's kubelet.
      */
-    static JsonObject desired(String name, JsonObject hostNode, io.tenantplane.kubelet.KubeletEndpoint kubelet) {
+    public static JsonObject desired(String name, JsonObject hostNode, String kubeletHost, int kubeletPort) {
         JsonObject n = new JsonObject();
         n.addProperty("apiVersion", "v1");
         n.addProperty("kind", "Node");
@@ -70,15 +72,15 @@ final class NodeMirror {
                 }
             }
         }
-        if (kubelet != null) {
+        if (kubeletHost != null) {
             JsonArray addresses = new JsonArray();
-            addresses.add(address("Hostname", kubelet.host()));
-            if (HostNames.isIpAddress(kubelet.host())) {
-                addresses.add(address("InternalIP", kubelet.host()));
+            addresses.add(address("Hostname", kubeletHost));
+            if (HostNames.isIpAddress(kubeletHost)) {
+                addresses.add(address("InternalIP", kubeletHost));
             }
             status.add("addresses", addresses);
             JsonObject port = new JsonObject();
-            port.addProperty("Port", kubelet.port());
+            port.addProperty("Port", kubeletPort);
             JsonObject endpoint = new JsonObject();
             endpoint.add("kubeletEndpoint", port);
             status.add("daemonEndpoints", endpoint);
@@ -107,20 +109,20 @@ final class NodeMirror {
     }
 
     /** Label selector of the mirrors. */
-    static String selector() {
+    public static String selector() {
         return MIRROR_LABEL + "=true," + ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE;
     }
 
     /** Whether {@code node} carries both mirror markers. */
-    static boolean isMirror(JsonObject node) {
+    public static boolean isMirror(JsonObject node) {
         Map<String, String> labels = Json.labels(node);
         return "true".equals(labels.get(MIRROR_LABEL))
                 && ReverseMapping.MANAGED_BY_VALUE.equals(labels.get(ReverseMapping.MANAGED_BY));
     }
 
     /** Whether a migration cordoned {@code node}: then the migration, not the full pass, retires it. */
-    static boolean isCordoned(JsonObject node) {
-        return Json.annotations(node).containsKey(MigrationPlanner.CORDONED_BY);
+    public static boolean isCordoned(JsonObject node) {
+        return Json.annotations(node).containsKey(CORDONED_BY);
     }
 
     private static JsonObject ready(JsonObject hostStatus) {
@@ -136,13 +138,13 @@ final class NodeMirror {
     }
 
     /** The mirror to create for host node {@code name}, which the tenant has not got ({@code desired} from there). */
-    static Decision create(String tenant, String name, JsonObject desired) {
+    public static Decision create(String tenant, String name, JsonObject desired) {
         return Decision.create("Node", null, new Decision.HostRef(null, name), Reasons.NODE_MIRRORED,
                 "tenant " + tenant + " gets Node " + name + ", mirroring the host node its pods run on", desired);
     }
 
     /** The mirror {@code current} with the labels of its host node; empty when it has them. */
-    static Optional<Decision> labels(String name, JsonObject desired, JsonObject current) {
+    public static Optional<Decision> labels(String name, JsonObject desired, JsonObject current) {
         if (!labelsDiffer(desired, current)) {
             return Optional.empty();
         }
@@ -156,7 +158,7 @@ final class NodeMirror {
      * The mirror {@code current} with the capacity, addresses and readiness of its host node, written through the
      * status subresource; empty when what a user sees of it is the same ({@link #statusDiffers}).
      */
-    static Optional<Decision> status(String name, JsonObject desired, JsonObject current) {
+    public static Optional<Decision> status(String name, JsonObject desired, JsonObject current) {
         if (!statusDiffers(desired, current)) {
             return Optional.empty();
         }
@@ -168,7 +170,7 @@ final class NodeMirror {
      * The delete of {@code mirror} when no tenant Pod is bound to it ({@code bound}: the nodes tenant Pods name) and
      * no migration has cordoned it; empty otherwise, and for a Node without both mirror markers.
      */
-    static Optional<Decision> unused(String tenant, JsonObject mirror, java.util.Set<String> bound) {
+    public static Optional<Decision> unused(String tenant, JsonObject mirror, java.util.Set<String> bound) {
         String name = Json.string(mirror, "metadata", "name");
         if (!isMirror(mirror) || bound.contains(name) || isCordoned(mirror)) {
             return Optional.empty();
@@ -179,12 +181,12 @@ final class NodeMirror {
     }
 
     /** Whether the mirror's labels differ from the desired ones. */
-    static boolean labelsDiffer(JsonObject desired, JsonObject current) {
+    public static boolean labelsDiffer(JsonObject desired, JsonObject current) {
         return !Json.labels(desired).equals(Json.labels(current));
     }
 
     /** Whether what a user sees of the status differs (heartbeat times aside). */
-    static boolean statusDiffers(JsonObject desired, JsonObject current) {
+    public static boolean statusDiffers(JsonObject desired, JsonObject current) {
         JsonObject d = visible(Json.object(desired, "status"));
         JsonObject c = visible(current == null ? null : Json.object(current, "status"));
         return !Objects.equals(d, c);
