@@ -201,7 +201,7 @@ final class Converger {
                             String name) {
         // Only reads: an execution that would report to no observer, and reports nothing.
         Pass pass = new Pass(ctx, tenantClient, Execution.of(ctx.key(), Observer.NOOP, Observer.PassScope.NOOP), true);
-        PassReader.Reads r = pass.reader.read();
+        PassReader.Reads r = pass.reader.read(false);
         List<JsonObject> tenantObjects = new ArrayList<>(r.tenantObjects());
         List<JsonObject> hostObjects = new ArrayList<>(r.hostObjects());
         hostObjects.addAll(r.crds());

@@ -89,10 +89,18 @@ final class PassReader {
      * host (system namespaces included: the planner makes them Skip decisions, so "why is this not on the host?"
      * has an answer), the host copies labelled with the tenant in its host namespace (of those kinds, of custom
      * kinds the policy stopped sending, and of every kind tenantplane collects), the host CRDs of allowed custom
-     * kinds, and the cluster-scoped host objects the policy mirrors. The lists run up to
+     * kinds, the cluster-scoped host objects the policy mirrors and the tenant's mirrors of them. The lists run up to
      * {@code writeConcurrency} at once.
      */
     Reads read() {
+        return read(true);
+    }
+
+    /**
+     * {@link #read()}, with the tenant's mirrors of host-mirrored kinds only when {@code mirrors}: a question about
+     * what the pass decides for one object (explain) does not need them.
+     */
+    Reads read(boolean mirrors) {
         List<JsonObject> tenantObjects = new ArrayList<>();
         List<JsonObject> hostObjects = new ArrayList<>();
         Set<String> listed = new java.util.HashSet<>();
@@ -143,7 +151,7 @@ final class PassReader {
         // The tenant's mirrors of each mirrored kind it serves; a kind it does not serve, or cannot be read in now,
         // is left out of this pass (the next full pass tries again), without failing the pass.
         List<ResourceKind> mirrorsServed = new ArrayList<>();
-        for (ResourceKind mk : mirrorKinds) {
+        for (ResourceKind mk : mirrors ? mirrorKinds : List.<ResourceKind>of()) {
             try {
                 tenantResources.resolve(mk.apiVersion(), mk.kind());
                 mirrorsServed.add(mk);
