@@ -56,13 +56,6 @@ import java.util.function.Function;
  */
 final class Converger {
 
-    /**
-     * Namespaced kinds tenantplane can sync; their host copies are listed (by the tenant's labels) and collected even
-     * after the policy stops naming them.
-     */
-    static final List<String> COLLECTABLE_KINDS = SyncPolicy.SUPPORTED_KINDS.stream()
-            .filter(SyncPolicy.SupportedKind::namespaced).map(SyncPolicy.SupportedKind::kind).toList();
-
     private final Planner planner = new Planner();
     private final Reader hostReader;
     private final Resources hostResources;

@@ -33,6 +33,13 @@ final class PassReader {
             "CustomResourceDefinition").orElseThrow();
 
     /**
+     * Namespaced kinds tenantplane can sync; their host copies are listed (by the tenant's labels) and collected even
+     * after the policy stops naming them, and deleted with the tenant.
+     */
+    static final List<String> COLLECTABLE_KINDS = SyncPolicy.SUPPORTED_KINDS.stream()
+            .filter(SyncPolicy.SupportedKind::namespaced).map(SyncPolicy.SupportedKind::kind).toList();
+
+    /**
      * The objects one full pass reads.
      *
      * @param mirrorKinds  the host kinds the policy mirrors into the tenant ({@code fromHost} rules)
@@ -139,7 +146,7 @@ final class PassReader {
                 hostReads.add(() -> hostReader.list(mk, null, null));
             }
         }
-        for (String kind : Converger.COLLECTABLE_KINDS) {
+        for (String kind : COLLECTABLE_KINDS) {
             if (listed.add(kind)) {
                 ResourceKind hk = ResourceKind.wellKnown(null, kind).orElseThrow();
                 hostReads.add(hostList(hk, hostNs, ReverseMapping.MANAGED_BY + "="

@@ -10,13 +10,10 @@ import io.tenantplane.apply.Resources;
 import io.tenantplane.apply.internal.Execution;
 import io.tenantplane.controlplane.ControlPlaneNames;
 import io.tenantplane.controlplane.ControlPlaneRenderer;
-import io.tenantplane.controlplane.internal.Agents;
-import io.tenantplane.controlplane.internal.TenantDns;
 import io.tenantplane.isolation.IsolationRenderer;
 import io.tenantplane.json.Json;
 import io.tenantplane.migration.MigrationProgress;
 import io.tenantplane.model.Condition;
-import io.tenantplane.model.IsolationProfile;
 import io.tenantplane.model.Parsed;
 import io.tenantplane.model.Problem;
 import io.tenantplane.model.TenantCluster;
@@ -97,23 +94,6 @@ final class Provisioner {
         this.resources = Resources.of(host);
         this.observer = observer;
         this.clock = clock;
-    }
-
-    /** The isolation boundary, then the control plane and the tenant's DNS (or its agents), in apply order. */
-    static List<JsonObject> render(TenantCluster tc, IsolationProfile profile) {
-        List<JsonObject> out = new ArrayList<>(new IsolationRenderer().render(tc, profile));
-        ControlPlaneRenderer controlPlane = new ControlPlaneRenderer();
-        out.addAll(controlPlane.render(tc));
-        if (tc.mode() != TenantCluster.Mode.PRIVATE) {
-            // Synced pods resolve the tenant's Services through the tenant's own DNS.
-            out.addAll(TenantDns.render(tc));
-        }
-        if (tc.mode() == TenantCluster.Mode.PRIVATE) {
-            // A tenant created in private mode runs its workloads on its own agents from the start, as one that
-            // migrated there does.
-            out.addAll(new Agents(controlPlane).render(tc, tc.hostNamespace()));
-        }
-        return List.copyOf(out);
     }
 
     // ------------------------------------------------------------ reading a tenant
@@ -220,7 +200,7 @@ final class Provisioner {
         // Rendered as on this host: with the host's Service range when the TenantCluster names none.
         TenantCluster place = serviceRange.onHost(placement.cluster());
         boolean moving = placement instanceof Placement.Moving;
-        List<JsonObject> rendered = render(place, r.profile());
+        List<JsonObject> rendered = TenantRendering.of(place, r.profile());
         String id = key.toString();
         List<Outcome> isolation = new ArrayList<>();
         HostListing listing = new HostListing(reader, tc.tenant());
@@ -476,7 +456,7 @@ final class Provisioner {
         List<JsonObject> namespaces = new ArrayList<>();
         List<String> places = Removal.places(tc);
         for (String ns : places) {
-            for (String kind : Converger.COLLECTABLE_KINDS) {
+            for (String kind : PassReader.COLLECTABLE_KINDS) {
                 copies.addAll(reader.list(kind(null, kind), ns, selector));
             }
         }

@@ -183,7 +183,7 @@ public final class TenantPlane {
                     String file = objects.stream().filter(o -> IsolationProfile.KIND.equals(o.kind())
                             && Objects.equals(ip.name(), o.name()) && Objects.equals(tc.namespace(), o.namespace()))
                             .map(io.tenantplane.model.LoadedObject::describe).findFirst().orElse(null);
-                    BoundaryFit.problems(place, ip, Provisioner.render(place, ip)).forEach(p -> out.add(
+                    BoundaryFit.problems(place, ip, TenantRendering.of(place, ip)).forEach(p -> out.add(
                             file == null ? p : p.withSource(file)));
                 });
             }
@@ -229,7 +229,7 @@ public final class TenantPlane {
     private List<JsonObject> render(TenantCluster tenantCluster, IsolationProfile profile, String hostBlock) {
         Objects.requireNonNull(tenantCluster, "tenantCluster");
         Objects.requireNonNull(profile, "profile");
-        List<JsonObject> rendered = Provisioner.render(
+        List<JsonObject> rendered = TenantRendering.of(
                 ServiceRange.onHost(tenantCluster, hostBlock), profile);
         List<Problem> misfits = BoundaryFit.problems(tenantCluster, profile, rendered);
         if (!misfits.isEmpty()) {

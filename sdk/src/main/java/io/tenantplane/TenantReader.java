@@ -77,7 +77,7 @@ final class TenantReader {
             problems.addAll(profile.validateFor(tc));
         }
         if (problems.isEmpty() && profile != null) {
-            problems.addAll(BoundaryFit.problems(tc, profile, Provisioner.render(tc, profile)));
+            problems.addAll(BoundaryFit.problems(tc, profile, TenantRendering.of(tc, profile)));
         }
         return new Resolved(policy, profile, List.copyOf(problems));
     }

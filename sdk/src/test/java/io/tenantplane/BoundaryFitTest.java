@@ -92,7 +92,7 @@ class BoundaryFitTest {
         TenantCluster tc = pair.tc();
         IsolationProfile profile = pair.profile();
         assertEquals(List.of(), profile.validate(), "the profile itself is valid");
-        List<Problem> problems = BoundaryFit.problems(tc, profile, Provisioner.render(tc, profile));
+        List<Problem> problems = BoundaryFit.problems(tc, profile, TenantRendering.of(tc, profile));
         if (field == null) {
             assertEquals(List.of(), problems);
             return;
@@ -116,7 +116,7 @@ class BoundaryFitTest {
     void theHostRefusesTheTenantsOwnPodsExactlyWhenTheCheckSaysSo(String name, Consumer<JsonObject> profileChange,
             Consumer<JsonObject> tenantChange, String field, String message) throws Exception {
         Pair pair = Pair.of(profileChange, tenantChange);
-        List<JsonObject> rendered = Provisioner.render(pair.tc(), pair.profile());
+        List<JsonObject> rendered = TenantRendering.of(pair.tc(), pair.profile());
         long wanted = rendered.stream().filter(o -> List.of("StatefulSet", "Deployment").contains(
                 Json.string(o, "kind"))).mapToLong(o -> Json.number(o, 1, "spec", "replicas")).sum();
         HttpClient http = HttpClient.newHttpClient();
