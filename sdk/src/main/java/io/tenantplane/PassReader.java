@@ -158,18 +158,19 @@ final class PassReader {
         // The tenant's mirrors of each mirrored kind it serves; a kind it does not serve, or cannot be read in now,
         // is left out of this pass (the next full pass tries again), without failing the pass.
         List<ResourceKind> mirrorsServed = new ArrayList<>();
+        List<ResourceKind> inTenant = new ArrayList<>();
         for (ResourceKind mk : mirrors ? mirrorKinds : List.<ResourceKind>of()) {
             try {
-                tenantResources.resolve(mk.apiVersion(), mk.kind());
+                inTenant.add(tenantResources.resolve(mk.apiVersion(), mk.kind()));
                 mirrorsServed.add(mk);
             } catch (io.tenantplane.apply.UnknownKindException notInTenant) {
                 // Not served by the tenant now.
             }
         }
-        AtomicReferenceArray<List<JsonObject>> mirrorReads = new AtomicReferenceArray<>(mirrorsServed.size());
-        for (int i = 0; i < mirrorsServed.size(); i++) {
+        AtomicReferenceArray<List<JsonObject>> mirrorReads = new AtomicReferenceArray<>(inTenant.size());
+        for (int i = 0; i < inTenant.size(); i++) {
             int at = i;
-            ResourceKind tk = tenantResources.resolve(mirrorsServed.get(i).apiVersion(), mirrorsServed.get(i).kind());
+            ResourceKind tk = inTenant.get(i);
             reads.add(() -> {
                 try {
                     mirrorReads.set(at, tenantReader.list(tk, null, null));

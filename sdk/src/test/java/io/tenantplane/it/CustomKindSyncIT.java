@@ -447,4 +447,28 @@ class CustomKindSyncIT {
         assertEquals("MirrorNotSelected", decision(again, "PriorityClass", "batch").reason());
         assertTrue(dev.get("PriorityClass", null, "batch").isEmpty());
     }
+
+    @Test
+    void aMirroredKindTheTenantCannotListSitsThePassOutAndTheRestConverges() {
+        TenantPlane plane = plane(true);
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"standard"},
+                 "provisioner":"rancher.io/local-path"}"""));
+        live.hostKube.create(Kube.json("""
+                {"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"batch",
+                   "labels":{"example.com/share":"true"}},"value":1000}"""));
+        live.tenantServer("dev").faults().add(io.tenantplane.testkit.FaultRule.on("list", "priorityclasses")
+                .respond(403));
+
+        ConvergenceReport r = plane.converge(key);
+        assertNull(r.failure(), () -> String.valueOf(r.failure()));
+        assertTrue(HostMirrors.isMirror(dev.require("StorageClass", null, "standard")), "the other kind is mirrored");
+        assertTrue(r.decisions().stream().noneMatch(d -> d.kind().equals("PriorityClass")), r.decisions()::toString);
+        assertTrue(dev.get("PriorityClass", null, "batch").isEmpty());
+
+        live.tenantServer("dev").faults().clear();
+        ConvergenceReport next = plane.converge(key);
+        assertEquals("MirroredFromHost", decision(next, "PriorityClass", "batch").reason(), next.decisions()::toString);
+        assertEquals(1000, dev.require("PriorityClass", null, "batch").get("value").getAsInt());
+    }
 }
