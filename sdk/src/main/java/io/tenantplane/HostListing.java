@@ -4,10 +4,13 @@ import com.google.gson.JsonObject;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
 import io.tenantplane.json.Json;
+import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.internal.Removal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +23,7 @@ import java.util.Optional;
  * An object of a rendered name that is not so labelled (a foreign one, or one whose labels were changed) is not
  * in the list: the create is then refused as AlreadyExists, and the applier reads that object and plans it again,
  * which judges it as a read of it would have. Cluster-scoped objects (the tenant's Namespace) are read one by
- * one.
+ * one. What removing a tenant reads is here too ({@link #removable}).
  */
 final class HostListing {
     private final Reader reader;
@@ -98,6 +101,40 @@ final class HostListing {
                 .map(g -> new TenantContext.HostList(g.kind.apiVersion(), g.kind.kind(), g.namespace, selector,
                         List.copyOf(g.byName.values())))
                 .toList();
+    }
+
+    /** What removing a tenant reads ({@link #removable}). */
+    record Removable(List<JsonObject> copies, List<JsonObject> rendered, List<JsonObject> namespaces) {
+    }
+
+    /**
+     * What removing {@code tc} plans from ({@link Removal#plan}): in every place the tenant may have objects in
+     * ({@link Removal#places}), its host copies of every collectable kind and its rendered objects, listed by its
+     * labels, and the namespaces of those places other than the TenantCluster's own.
+     */
+    static Removable removable(Reader reader, TenantCluster tc) {
+        String selector = Removal.selector(tc.tenant());
+        List<String> places = Removal.places(tc);
+        List<JsonObject> copies = new ArrayList<>();
+        List<JsonObject> rendered = new ArrayList<>();
+        List<JsonObject> namespaces = new ArrayList<>();
+        for (String ns : places) {
+            for (String kind : PassReader.COLLECTABLE_KINDS) {
+                copies.addAll(reader.list(ResourceKind.wellKnown(null, kind).orElseThrow(), ns, selector));
+            }
+        }
+        for (String ns : places) {
+            for (String kind : Removal.RENDERED_KINDS) {
+                rendered.addAll(reader.list(ResourceKind.wellKnown(null, kind).orElseThrow(), ns, selector));
+            }
+        }
+        ResourceKind namespaceKind = ResourceKind.wellKnown("v1", "Namespace").orElseThrow();
+        for (String ns : places) {
+            if (!ns.equals(tc.namespace())) {
+                reader.get(namespaceKind, null, ns).ifPresent(namespaces::add);
+            }
+        }
+        return new Removable(List.copyOf(copies), List.copyOf(rendered), List.copyOf(namespaces));
     }
 
     private static String key(String apiVersion, String kind, String namespace) {

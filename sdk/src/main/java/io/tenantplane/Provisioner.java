@@ -53,7 +53,6 @@ final class Provisioner {
 
     private static final ResourceKind STATEFUL_SETS = kind("apps/v1", "StatefulSet");
     private static final ResourceKind DEPLOYMENTS = kind("apps/v1", "Deployment");
-    private static final ResourceKind NAMESPACES = kind("v1", "Namespace");
     private static final ResourceKind SECRETS = kind("v1", "Secret");
     private static final ResourceKind PODS = kind("v1", "Pod");
     private static final ResourceKind EVENTS = kind("v1", "Event");
@@ -449,29 +448,9 @@ final class Provisioner {
             return new ProvisionReport(key, exec.outcomes(), tc.status(), false, false);
         }
         StatusWrite deleting = writeStatus(exec, TenantStatus::deleting);
-        // Read: every place the tenant may have objects in, listed by its labels.
-        String selector = Removal.selector(tc.tenant());
-        List<JsonObject> copies = new ArrayList<>();
-        List<JsonObject> rendered = new ArrayList<>();
-        List<JsonObject> namespaces = new ArrayList<>();
-        List<String> places = Removal.places(tc);
-        for (String ns : places) {
-            for (String kind : PassReader.COLLECTABLE_KINDS) {
-                copies.addAll(reader.list(kind(null, kind), ns, selector));
-            }
-        }
-        for (String ns : places) {
-            for (String kind : Removal.RENDERED_KINDS) {
-                rendered.addAll(reader.list(kind(null, kind), ns, selector));
-            }
-        }
-        for (String ns : places) {
-            if (!ns.equals(tc.namespace())) {
-                reader.get(NAMESPACES, null, ns).ifPresent(namespaces::add);
-            }
-        }
-        // Plan, then execute.
-        List<Decision> deletes = Removal.plan(tc, copies, rendered, namespaces);
+        // Read, plan, then execute.
+        HostListing.Removable found = HostListing.removable(reader, tc);
+        List<Decision> deletes = Removal.plan(tc, found.copies(), found.rendered(), found.namespaces());
         boolean complete = true;
         for (Decision d : deletes) {
             Outcome o = exec.apply(applier, d, (stale, current) -> current == null ? null : delete(current,
