@@ -1,5 +1,7 @@
 package io.tenantplane.plan.internal;
 
+import static io.tenantplane.json.Build.obj;
+
 import com.google.gson.JsonObject;
 import io.tenantplane.json.Json;
 import io.tenantplane.naming.ReverseMapping;
@@ -42,38 +44,21 @@ public final class MetricsRegistration {
      * {@code host}:{@code port} whose serving certificates the CA {@code caPem} (PEM) signs.
      */
     public static List<JsonObject> desired(String host, int port, String caPem) {
-        JsonObject service = object("v1", "Service", NAMESPACE, SERVICE);
-        JsonObject spec = Json.child(service, "spec");
-        spec.addProperty("type", "ExternalName");
-        spec.addProperty("externalName", host);
-        JsonObject apiService = object("apiregistration.k8s.io/v1", "APIService", null, API_SERVICE);
-        JsonObject as = Json.child(apiService, "spec");
-        as.addProperty("group", "metrics.k8s.io");
-        as.addProperty("version", "v1beta1");
-        as.addProperty("groupPriorityMinimum", 100);
-        as.addProperty("versionPriority", 100);
-        as.addProperty("caBundle", Base64.getEncoder().encodeToString(
-                caPem.getBytes(StandardCharsets.US_ASCII)));
-        JsonObject ref = Json.child(as, "service");
-        ref.addProperty("namespace", NAMESPACE);
-        ref.addProperty("name", SERVICE);
-        ref.addProperty("port", port);
+        JsonObject service = obj("apiVersion", "v1", "kind", "Service", "metadata", metadata(NAMESPACE, SERVICE),
+                "spec", obj("type", "ExternalName", "externalName", host));
+        JsonObject apiService = obj("apiVersion", "apiregistration.k8s.io/v1", "kind", "APIService",
+                "metadata", metadata(null, API_SERVICE),
+                "spec", obj("group", "metrics.k8s.io", "version", "v1beta1", "groupPriorityMinimum", 100,
+                        "versionPriority", 100,
+                        "caBundle", Base64.getEncoder().encodeToString(caPem.getBytes(StandardCharsets.US_ASCII)),
+                        "service", obj("namespace", NAMESPACE, "name", SERVICE, "port", port)));
         return List.of(service, apiService);
     }
 
-    private static JsonObject object(String apiVersion, String kind, String namespace, String name) {
-        JsonObject o = new JsonObject();
-        o.addProperty("apiVersion", apiVersion);
-        o.addProperty("kind", kind);
-        JsonObject meta = Json.child(o, "metadata");
-        meta.addProperty("name", name);
-        if (namespace != null) {
-            meta.addProperty("namespace", namespace);
-        }
-        JsonObject labels = Json.child(meta, "labels");
-        labels.addProperty(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE);
-        labels.addProperty(ReverseMapping.COMPONENT, COMPONENT);
-        return o;
+    /** The metadata of both objects: their name ({@code namespace} null: cluster-scoped) and tenantplane's mark. */
+    private static JsonObject metadata(String namespace, String name) {
+        return obj("name", name, "namespace", namespace, "labels",
+                obj(ReverseMapping.MANAGED_BY, ReverseMapping.MANAGED_BY_VALUE, ReverseMapping.COMPONENT, COMPONENT));
     }
 
     /** Whether {@code o} carries tenantplane's mark for these objects. */
