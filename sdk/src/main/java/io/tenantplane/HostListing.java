@@ -3,14 +3,17 @@ package io.tenantplane;
 import com.google.gson.JsonObject;
 import io.tenantplane.apply.Reader;
 import io.tenantplane.apply.ResourceKind;
+import io.tenantplane.apply.Resources;
 import io.tenantplane.json.Json;
 import io.tenantplane.model.TenantCluster;
 import io.tenantplane.naming.ReverseMapping;
 import io.tenantplane.observe.Outcome;
 import io.tenantplane.plan.Action;
 import io.tenantplane.plan.Decision;
+import io.tenantplane.plan.internal.ProvisionPlan;
 import io.tenantplane.plan.internal.Removal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +66,28 @@ final class HostListing {
             return fresh;
         });
         return Optional.ofNullable(g.byName.get(name));
+    }
+
+    /**
+     * The host objects provisioning plans from ({@link ProvisionPlan#plan}): of the name of each of {@code rendered}
+     * and of each of {@code retirable} the rendering does not hold, as this call knows them.
+     */
+    ProvisionPlan.Observed observe(Resources resources, List<JsonObject> rendered,
+                                   List<ProvisionPlan.Retirable> retirable) {
+        Map<String, JsonObject> read = new HashMap<>();
+        for (JsonObject rendering : rendered) {
+            ResourceKind kind = resources.resolve(Json.string(rendering, "apiVersion"), Json.string(rendering, "kind"));
+            String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
+            get(kind, ns, Json.string(rendering, "metadata", "name"))
+                    .ifPresent(o -> read.put(ProvisionPlan.id(rendering), o));
+        }
+        for (ProvisionPlan.Retirable gone : retirable) {
+            if (!ProvisionPlan.wanted(rendered, gone.kind(), gone.name())) {
+                get(ResourceKind.wellKnown(null, gone.kind()).orElseThrow(), gone.namespace(), gone.name())
+                        .ifPresent(o -> read.put(ProvisionPlan.id(gone.kind(), gone.namespace(), gone.name()), o));
+            }
+        }
+        return new ProvisionPlan.Observed(read);
     }
 
     /**

@@ -203,34 +203,20 @@ final class Provisioner {
         String id = key.toString();
         List<Outcome> isolation = new ArrayList<>();
         HostListing listing = new HostListing(reader, tc.tenant());
-        if (kubelet != null && place.mode() != TenantCluster.Mode.PRIVATE) {
+        ControlPlaneNames names = ControlPlaneNames.of(place);
+        boolean keepsAddresses = place.mode() != TenantCluster.Mode.PRIVATE;
+        if (kubelet != null && keepsAddresses) {
             // Before the StatefulSet: k3s reads the credential's config drop-in when it starts.
-            ControlPlaneNames cn = ControlPlaneNames.of(place);
             String uid = tc.metadata().uid();
-            JsonObject observed = listing.get(SECRETS, cn.namespace(), cn.kubeletClientSecret()).orElse(null);
+            JsonObject observed = listing.get(SECRETS, names.namespace(), names.kubeletClientSecret()).orElse(null);
             Decision d = KubeletClients.decide(key, uid, place, kubelet, observed, clock.instant());
             listing.left(exec.apply(applier, d, (stale, current) -> KubeletClients.decide(key, uid, place, kubelet,
                     current, clock.instant())));
         }
-        ControlPlaneNames names = ControlPlaneNames.of(place);
-        boolean keepsAddresses = place.mode() != TenantCluster.Mode.PRIVATE;
         // Read: the host objects of every name this call renders or may retire, one list per kind and namespace, and
         // the tenant's host Pods when a re-created API or DNS Service is to keep the address they use.
         List<ProvisionPlan.Retirable> retirable = moving ? List.of() : retirable(place);
-        Map<String, JsonObject> read = new HashMap<>();
-        for (JsonObject rendering : rendered) {
-            ResourceKind kind = resources.resolve(Json.string(rendering, "apiVersion"), Json.string(rendering, "kind"));
-            String ns = kind.namespaced() ? Json.string(rendering, "metadata", "namespace") : null;
-            listing.get(kind, ns, Json.string(rendering, "metadata", "name"))
-                    .ifPresent(o -> read.put(ProvisionPlan.id(rendering), o));
-        }
-        for (ProvisionPlan.Retirable gone : retirable) {
-            if (!ProvisionPlan.wanted(rendered, gone.kind(), gone.name())) {
-                listing.get(kind(null, gone.kind()), gone.namespace(), gone.name())
-                        .ifPresent(o -> read.put(ProvisionPlan.id(gone.kind(), gone.namespace(), gone.name()), o));
-            }
-        }
-        ProvisionPlan.Observed observed = new ProvisionPlan.Observed(read);
+        ProvisionPlan.Observed observed = listing.observe(resources, rendered, retirable);
         List<JsonObject> hostPods = ProvisionPlan.needsHostPods(rendered, observed, names.apiService(),
                 names.dnsService(), keepsAddresses) ? reader.list(PODS, place.hostNamespace(),
                 ReverseMapping.MANAGED_BY + "=" + ReverseMapping.MANAGED_BY_VALUE + "," + ReverseMapping.TENANT + "="

@@ -69,11 +69,6 @@ public final class Execution implements AutoCloseable {
         }
     }
 
-    /** The same execution (same outcomes) reporting span events into {@code child}, e.g. the scope of one kind. */
-    public Execution in(Observer.PassScope child) {
-        return new Execution(tenant, observer, Objects.requireNonNull(child, "child"), outcomes, false);
-    }
-
     /**
      * The same execution reporting into a new child scope for {@code kind} (its span), which {@link #close} closes:
      * {@code try (Execution secrets = exec.kind("Secret")) { ... }}.
@@ -141,11 +136,6 @@ public final class Execution implements AutoCloseable {
             kinds.values().forEach(Execution::close);
             list(Arrays.stream(results).filter(Objects::nonNull).toList());
         }
-    }
-
-    /** The scope this execution reports span events into; a pass opens its kinds' scopes under it. */
-    public Observer.PassScope scope() {
-        return scope;
     }
 
     /** The tenant this execution reports for. */

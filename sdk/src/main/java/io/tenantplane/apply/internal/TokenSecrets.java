@@ -24,15 +24,15 @@ public final class TokenSecrets {
     }
 
     /** The Secret write, or why the tenant API issued no token. */
-    public sealed interface Minted permits Ready, Refused {
+    private sealed interface Minted permits Ready, Refused {
     }
 
     /** The decision to write, its desired Secret complete. */
-    public record Ready(Decision write) implements Minted {
+    private record Ready(Decision write) implements Minted {
     }
 
     /** The tenant API refused a token: the Secret is not written (the Pod's volume waits for it, as a kubelet does). */
-    public record Refused(Outcome.Failed outcome) implements Minted {
+    private record Refused(Outcome.Failed outcome) implements Minted {
     }
 
     /**
@@ -40,7 +40,7 @@ public final class TokenSecrets {
      *
      * @param caPem the tenant API's CA certificate (PEM), empty when unknown
      */
-    public static Minted mint(TenantTokens.Issue issue, TokenRequests requests, String caPem, Instant now) {
+    private static Minted mint(TenantTokens.Issue issue, TokenRequests requests, String caPem, Instant now) {
         Decision d = issue.decision();
         JsonObject desired = d.desired().deepCopy();
         JsonObject data = Json.child(desired, "data");
